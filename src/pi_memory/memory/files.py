@@ -1,0 +1,182 @@
+"""The default backend: ``MEMORY.md`` and ``USER.md`` in one directory.
+
+Writes are atomic and durable: a temp file in the same directory is written,
+fsynced and renamed over the target, then the directory itself is fsynced so
+the rename survives a power cut (pi-memory and hermes skip that last step).
+A mutation holds the proper-lockfile lock (:mod:`.lock`) on the target, so a
+Node pi-memory process and this one never lose each other's updates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from pi_memory.memory.backend import BackendBusy, RawText
+from pi_memory.memory.lock import LockBusy, file_lock
+
+FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
+_TEMP_PREFIX = ".mem_"
+_TEMP_SUFFIX = ".tmp"
+_ORPHAN_TEMP_AGE = 300.0
+_NEW_FILE_MODE = 0o600
+
+
+def default_memory_dir() -> Path:
+    """``$PI_AGENT_HOME/memories``, else ``~/.pi/agent/memories`` (pi-memory's default)."""
+    home = os.environ.get("PI_AGENT_HOME", "").strip()
+    base = Path(home).expanduser() if home else Path.home() / ".pi" / "agent"
+    return (base / "memories").absolute()
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or create in ``directory`` durable."""
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) atomically; never leaves a temp file.
+
+    A symlinked target is written through (the link survives). The existing
+    file mode is kept; a new file is created 0600 because memory often holds
+    personal facts.
+    """
+    real = Path(os.path.realpath(path))
+    directory = real.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = real.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = _NEW_FILE_MODE
+    tmp = directory / f"{_TEMP_PREFIX}{secrets.token_hex(6)}{_TEMP_SUFFIX}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, real)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    if durable:
+        fsync_dir(directory)
+
+
+def read_raw(path: Path) -> RawText:
+    """Read ``path`` without ever raising: missing, unreadable and invalid UTF-8 are states."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return RawText()
+    except OSError as exc:
+        return RawText(exists=True, error=f"{path.name} could not be read ({exc.strerror or exc})")
+    try:
+        return RawText(text=data.decode("utf-8"), exists=True)
+    except UnicodeDecodeError:
+        return RawText(text=data.decode("utf-8", errors="replace"), exists=True, invalid=data)
+
+
+def write_backup(path: Path, raw: RawText) -> Path:
+    """Save ``raw`` as ``<file>.bak.<unix-ts>`` and return its path.
+
+    An existing backup with the same bytes is reused (no pile of identical
+    backups, hermes #107270); a different backup from the same second is never
+    overwritten (a ``.<n>`` suffix is added instead).
+    """
+    data = raw.invalid if raw.invalid is not None else raw.text.encode("utf-8")
+    for existing in sorted(path.parent.glob(f"{path.name}.bak.*")):
+        with contextlib.suppress(OSError):
+            if existing.stat().st_size == len(data) and existing.read_bytes() == data:
+                return existing
+    stamp = int(time.time())
+    candidate = path.with_name(f"{path.name}.bak.{stamp}")
+    n = 0
+    while True:
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE)
+        except FileExistsError:
+            n += 1
+            candidate = path.with_name(f"{path.name}.bak.{stamp}.{n}")
+            continue
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        fsync_dir(path.parent)
+        return candidate
+
+
+def remove_orphan_temps(directory: Path, max_age: float = _ORPHAN_TEMP_AGE) -> None:
+    """Delete temp files left by a writer killed mid-write (older than ``max_age``)."""
+    cutoff = time.time() - max_age
+    for tmp in directory.glob(f"{_TEMP_PREFIX}*{_TEMP_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            if tmp.stat().st_mtime < cutoff:
+                tmp.unlink()
+
+
+class _FileTransaction:
+    def __init__(self, path: Path, durable: bool) -> None:
+        self.path = path
+        self.durable = durable
+        self.raw = read_raw(path)
+
+    def write(self, text: str) -> None:
+        atomic_write_text(self.path, text, durable=self.durable)
+
+    def backup(self, raw: RawText) -> str:
+        try:
+            return str(write_backup(self.path, raw))
+        except OSError:
+            planned = self.path.with_name(f"{self.path.name}.bak.{int(time.time())}")
+            return f"{planned} (BACKUP FAILED — file unchanged on disk)"
+
+
+class FileBackend:
+    """``<dir>/MEMORY.md`` and ``<dir>/USER.md``, locked like pi-memory locks them.
+
+    ``durable=False`` skips fsync (for throwaway stores on tmpfs); the default
+    is durable.
+    """
+
+    def __init__(self, directory: Path | str, *, durable: bool = True) -> None:
+        self.dir = Path(directory).expanduser().absolute()
+        self.durable = durable
+
+    def path(self, target: str) -> Path:
+        return self.dir / FILE_NAMES[target]
+
+    def location(self, target: str) -> str:
+        return str(self.path(target))
+
+    def label(self, target: str) -> str:
+        return FILE_NAMES[target]
+
+    def prepare(self) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+
+    def read(self, target: str) -> RawText:
+        return read_raw(self.path(target))
+
+    @contextlib.contextmanager
+    def transaction(self, target: str, timeout: float) -> Iterator[_FileTransaction]:
+        self.prepare()
+        path = self.path(target)
+        try:
+            with file_lock(path, timeout=timeout):
+                remove_orphan_temps(self.dir)
+                yield _FileTransaction(path, self.durable)
+        except LockBusy as exc:
+            raise BackendBusy(str(exc)) from exc

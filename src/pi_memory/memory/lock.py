@@ -1,0 +1,290 @@
+"""A cross-process lock that speaks proper-lockfile's protocol.
+
+pi-memory (Node) locks a file with ``proper-lockfile``: it atomically creates
+the directory ``<file>.lock``, refreshes that directory's mtime every
+``stale / 2`` while it holds the lock, and treats a lock whose mtime is older
+than ``stale`` (30 s) as abandoned. No Python library speaks that protocol, so
+this module does, which lets a Python and a Node process share one MEMORY.md.
+
+Additions that stay invisible to Node:
+
+* an in-process ``threading.Lock`` per path, so threads (and ``asyncio`` tasks
+  running the store in worker threads) queue in memory instead of polling;
+* an owner record *beside* the lock directory (``<file>.lock.owner``; never
+  inside it, because proper-lockfile removes stale locks with ``rmdir``). When
+  the holder was one of our processes on this host and is dead, its lock is
+  taken over at once instead of after 30 s. The record names the directory's
+  inode and the exact mtime we last set, so a record left behind by a crash
+  can never be mistaken for the owner of somebody else's newer lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+STALE_SECONDS = 30.0
+DEFAULT_TIMEOUT = 3.0
+_MIN_DELAY = 0.05
+_MAX_DELAY = 0.5
+_FACTOR = 1.5
+
+
+class LockBusy(Exception):
+    """The lock is held by another writer and was not released in time."""
+
+    def __init__(self, path: Path, waited: float) -> None:
+        super().__init__(f"{path} is locked by another writer (waited {waited:.1f}s)")
+        self.path = path
+        self.waited = waited
+
+
+class LockCompromised(Exception):
+    """Our lock directory was removed or modified by someone else while held."""
+
+
+_process_locks: dict[str, threading.Lock] = {}
+_process_locks_guard = threading.Lock()
+
+
+def _thread_lock_for(key: str) -> threading.Lock:
+    with _process_locks_guard:
+        lock = _process_locks.get(key)
+        if lock is None:
+            lock = _process_locks[key] = threading.Lock()
+        return lock
+
+
+def _process_start_ticks(pid: int) -> str | None:
+    """The kernel start time of ``pid`` (guards against PID reuse), if known."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # Field 22; the command name in field 2 may contain spaces, so split after ')'.
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def _pid_alive(pid: int, start_ticks: str | None) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    if start_ticks is not None:
+        current = _process_start_ticks(pid)
+        if current is not None and current != start_ticks:
+            return False  # the PID was reused by another process
+    return True
+
+
+@dataclass
+class HeldLock:
+    """A lock we hold; refreshed in the background until released."""
+
+    target: Path
+    lock_dir: Path
+    owner_file: Path
+    token: str
+    inode: int
+    mtime_ns: int
+    stale: float
+    compromised: bool = False
+    _last_refresh: float = field(default_factory=time.monotonic)
+
+    def refresh(self) -> None:
+        """Touch the lock directory's mtime, as proper-lockfile's holder does."""
+        try:
+            st = self.lock_dir.stat()
+        except FileNotFoundError:
+            self.compromised = True
+            return
+        if st.st_ino != self.inode or st.st_mtime_ns != self.mtime_ns:
+            self.compromised = True
+            return
+        now_ns = time.time_ns()
+        os.utime(self.lock_dir, ns=(now_ns, now_ns))
+        self.mtime_ns = self.lock_dir.stat().st_mtime_ns
+        _write_owner(self)
+        self._last_refresh = time.monotonic()
+
+
+class _Refresher:
+    """One daemon thread refreshing every lock this process holds for long."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, HeldLock] = {}
+        self._guard = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def add(self, held: HeldLock) -> None:
+        with self._guard:
+            self._held[id(held)] = held
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="pi-memory-lock-refresh", daemon=True)
+                self._thread.start()
+
+    def remove(self, held: HeldLock) -> None:
+        with self._guard:
+            self._held.pop(id(held), None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(1.0)
+            with self._guard:
+                due = [h for h in self._held.values() if time.monotonic() - h._last_refresh >= h.stale / 2]
+            for held in due:
+                with contextlib.suppress(OSError):
+                    held.refresh()
+
+
+_refresher = _Refresher()
+
+
+def _write_owner(held: HeldLock) -> None:
+    record = {
+        "pid": os.getpid(),
+        "start": _process_start_ticks(os.getpid()),
+        "host": socket.gethostname(),
+        "token": held.token,
+        "inode": held.inode,
+        "mtimeNs": held.mtime_ns,
+    }
+    tmp = held.owner_file.with_name(f".{held.owner_file.name}.{held.token}.tmp")
+    tmp.write_text(json.dumps(record))
+    os.replace(tmp, held.owner_file)
+
+
+def _owner_is_dead(lock_dir: Path, owner_file: Path) -> bool:
+    """True only when the owner record provably belongs to this lock and its process is gone."""
+    try:
+        record = json.loads(owner_file.read_text())
+        st = lock_dir.stat()
+    except (OSError, ValueError):
+        return False
+    if not isinstance(record, dict) or record.get("host") != socket.gethostname():
+        return False
+    if record.get("inode") != st.st_ino or record.get("mtimeNs") != st.st_mtime_ns:
+        return False
+    pid = record.get("pid")
+    if not isinstance(pid, int) or pid == os.getpid():
+        return False
+    return not _pid_alive(pid, record.get("start"))
+
+
+def _remove_if_abandoned(lock_dir: Path, owner_file: Path, stale: float) -> bool:
+    """Remove ``lock_dir`` when it is stale or its owner is dead; True if removed."""
+    try:
+        st = lock_dir.stat()
+    except FileNotFoundError:
+        return True
+    stale_by_age = st.st_mtime < time.time() - stale
+    if not stale_by_age and not _owner_is_dead(lock_dir, owner_file):
+        return False
+    try:
+        os.rmdir(lock_dir)
+    except FileNotFoundError:
+        return True
+    except OSError as exc:  # e.g. ENOTEMPTY: not a lock we understand
+        if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+            return False
+        raise
+    with contextlib.suppress(OSError):
+        owner_file.unlink()
+    return True
+
+
+def lock_dir_for(target: Path) -> Path:
+    """``<realpath(target)>.lock``, the path proper-lockfile uses for ``target``."""
+    resolved = Path(os.path.realpath(target))
+    return resolved.with_name(resolved.name + ".lock")
+
+
+@contextlib.contextmanager
+def file_lock(
+    target: Path | str,
+    timeout: float = DEFAULT_TIMEOUT,
+    stale: float = STALE_SECONDS,
+) -> Iterator[HeldLock]:
+    """Hold ``target``'s proper-lockfile lock for the ``with`` block.
+
+    Waits up to ``timeout`` seconds (0 means one attempt, as dreaming uses) with
+    proper-lockfile's backoff (50 ms, ×1.5, at most 500 ms), then raises
+    :class:`LockBusy`. ``target`` itself need not exist.
+    """
+    target = Path(target)
+    lock_dir = lock_dir_for(target)
+    owner_file = lock_dir.with_name(lock_dir.name + ".owner")
+    started = time.monotonic()
+    deadline = started + max(timeout, 0.0)
+    thread_lock = _thread_lock_for(str(lock_dir))
+    got = thread_lock.acquire(timeout=timeout) if timeout > 0 else thread_lock.acquire(blocking=False)
+    if not got:
+        raise LockBusy(target, time.monotonic() - started)
+    held: HeldLock | None = None
+    try:
+        held = _acquire_dir(target, lock_dir, owner_file, deadline, started, stale)
+        _refresher.add(held)
+        yield held
+    finally:
+        if held is not None:
+            _refresher.remove(held)
+            _release_dir(held)
+        thread_lock.release()
+
+
+def _acquire_dir(
+    target: Path, lock_dir: Path, owner_file: Path, deadline: float, started: float, stale: float
+) -> HeldLock:
+    delay = _MIN_DELAY
+    while True:
+        try:
+            os.mkdir(lock_dir)
+        except FileExistsError:
+            if _remove_if_abandoned(lock_dir, owner_file, stale):
+                continue
+            now = time.monotonic()
+            if now >= deadline:
+                raise LockBusy(target, now - started) from None
+            time.sleep(min(delay, deadline - now))
+            delay = min(delay * _FACTOR, _MAX_DELAY)
+            continue
+        st = lock_dir.stat()
+        held = HeldLock(
+            target=target,
+            lock_dir=lock_dir,
+            owner_file=owner_file,
+            token=uuid.uuid4().hex,
+            inode=st.st_ino,
+            mtime_ns=st.st_mtime_ns,
+            stale=stale,
+        )
+        # The record only speeds up crash recovery; the lock itself holds without it.
+        with contextlib.suppress(OSError):
+            _write_owner(held)
+        return held
+
+
+def _release_dir(held: HeldLock) -> None:
+    # Owner record first: a crash between the two leaves a lock without a record,
+    # which falls back to the safe 30 s staleness rule.
+    with contextlib.suppress(OSError):
+        record = json.loads(held.owner_file.read_text())
+        if record.get("token") == held.token:
+            held.owner_file.unlink()
+    if held.compromised:
+        return
+    with contextlib.suppress(OSError):
+        st = held.lock_dir.stat()
+        if st.st_ino == held.inode:
+            os.rmdir(held.lock_dir)

@@ -1,0 +1,352 @@
+"""``MemoryStore``: curated ``MEMORY.md`` / ``USER.md`` memory for an agent.
+
+Two states per target, as in pi-memory and hermes-agent:
+
+* the *live entries*, refreshed from storage by ``read`` and by every
+  mutation (inside the lock, so writes from other processes are merged), and
+* the *frozen snapshot* for the system prompt, rebuilt only by
+  ``load_from_disk`` so the prompt stays byte-identical within a session.
+
+Every method returns a plain JSON-ready dict with pi-memory's keys (``success``,
+``target``, ``entries``, ``usage``, ``entryCount``, ``message``, ``error``,
+``currentEntries``, ``matches``, ``driftBackup``, ``remediation``); problems the
+model or user can fix are results with a next step, never exceptions.
+Lengths are Unicode code points (``len``), as in hermes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pi_memory.memory.backend import BackendBusy, RawText, StorageBackend, Transaction
+from pi_memory.memory.entries import (
+    ENTRY_DELIMITER,
+    contains_delimiter,
+    dedupe,
+    drift_reason,
+    joined_length,
+    js_trim,
+    parse_entries,
+    serialize_entries,
+)
+from pi_memory.memory.files import FileBackend, default_memory_dir
+from pi_memory.memory.lock import DEFAULT_TIMEOUT
+from pi_memory.memory.snapshot import format_usage, join_blocks, render_block
+from pi_memory.security.threats import MAX_SCAN_CHARS, first_threat_message
+
+__all__ = ["DEFAULT_MEMORY_CHAR_LIMIT", "DEFAULT_USER_CHAR_LIMIT", "ENTRY_DELIMITER", "TARGETS",
+           "MemoryStore", "Result", "default_memory_dir"]
+
+TARGETS = ("memory", "user")
+DEFAULT_MEMORY_CHAR_LIMIT = 2200
+DEFAULT_USER_CHAR_LIMIT = 1375
+_PREVIEW_CHARS = 80
+
+Result = dict[str, Any]
+
+
+def _coerce_limit(name: str, value: object) -> int:
+    """Accept ints and digit strings (settings after ``${VAR}`` interpolation)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a whole number of characters, not {value!r}")
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and value.strip().lstrip("+").isdigit():
+        number = int(value.strip())
+    else:
+        raise ValueError(f"{name} must be a whole number of characters (e.g. 2200), got {value!r}")
+    if number < 0:
+        raise ValueError(f"{name} must be 0 or more, got {number}")
+    return number
+
+
+def _fail(error: str, **extra: Any) -> Result:
+    return {"success": False, "error": error, **extra}
+
+
+def _preview(entry: str) -> str:
+    return entry if len(entry) <= _PREVIEW_CHARS else entry[:_PREVIEW_CHARS] + "..."
+
+
+class MemoryStore:
+    """Curated memory in ``dir`` (or any :class:`StorageBackend`).
+
+    ``lock_timeout`` bounds how long a mutation waits for another writer
+    before returning a retryable "busy" result.
+    """
+
+    def __init__(
+        self,
+        dir: Path | str | None = None,
+        memory_char_limit: int | str = DEFAULT_MEMORY_CHAR_LIMIT,
+        user_char_limit: int | str = DEFAULT_USER_CHAR_LIMIT,
+        *,
+        backend: StorageBackend | None = None,
+        lock_timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
+        if backend is not None and dir is not None:
+            raise ValueError("pass either dir or backend, not both")
+        self.backend: StorageBackend = backend if backend is not None else FileBackend(
+            dir if dir is not None else default_memory_dir()
+        )
+        self.dir: Path | None = getattr(self.backend, "dir", None)
+        self.memory_char_limit = _coerce_limit("memory_char_limit", memory_char_limit)
+        self.user_char_limit = _coerce_limit("user_char_limit", user_char_limit)
+        self.lock_timeout = float(lock_timeout)
+        self._state = threading.RLock()
+        self._entries: dict[str, list[str]] = {t: [] for t in TARGETS}
+        self._snapshot: dict[str, str] = {t: "" for t in TARGETS}
+        self._loaded = False
+
+    # ------------------------------------------------------------------ reading
+
+    def char_limit(self, target: str) -> int:
+        return self.memory_char_limit if target == "memory" else self.user_char_limit
+
+    def usage(self, target: str) -> str:
+        """``"<pct>% — <cur>/<limit> chars"`` for the live entries."""
+        return format_usage(joined_length(self.get_entries(target)), self.char_limit(target))
+
+    def get_entries(self, target: str) -> list[str]:
+        """A copy of the live entries (no storage access)."""
+        self._check_target(target)
+        with self._state:
+            return list(self._entries[target])
+
+    def load_from_disk(self) -> None:
+        """Read both targets and freeze a new system-prompt snapshot."""
+        self.backend.prepare()
+        with self._state:
+            for target in TARGETS:
+                raw = self.backend.read(target)
+                entries = parse_entries(raw.text) if raw.readable else []
+                self._entries[target] = entries
+                self._snapshot[target] = render_block(
+                    target, entries, self.backend.label(target), self.char_limit(target)
+                )
+            self._loaded = True
+
+    def format_for_system_prompt(self, target: str) -> str:
+        """The frozen block for ``target`` as of the last ``load_from_disk`` ("" when empty)."""
+        self._check_target(target)
+        with self._state:
+            return self._snapshot[target]
+
+    def format_all_for_system_prompt(self) -> str:
+        """Both frozen blocks, memory first, separated by a blank line."""
+        with self._state:
+            return join_blocks(self._snapshot["memory"], self._snapshot["user"])
+
+    def read(self, target: str) -> Result:
+        """Live entries and usage, fresh from storage; the snapshot is not touched."""
+        if (bad := self._target_error(target)) is not None:
+            return bad
+        if not self._loaded:
+            self.load_from_disk()
+        raw = self.backend.read(target)
+        if not raw.readable:
+            return _fail(f"{raw.error}. Nothing was changed; fix the file (permissions?) and retry.")
+        with self._state:
+            self._entries[target] = parse_entries(raw.text)
+        result = self._success(target)
+        if raw.invalid is not None:
+            result["warning"] = (
+                f"{self.backend.label(target)} is not valid UTF-8; undecodable bytes are shown as U+FFFD. "
+                "Writes are refused until the file is fixed."
+            )
+        return result
+
+    # ---------------------------------------------------------------- mutations
+
+    def add(self, target: str, content: str) -> Result:
+        """Append ``content`` as a new entry (an exact duplicate is a no-op success)."""
+        if (bad := self._target_error(target)) is not None:
+            return bad
+        content = js_trim(str(content))
+        if (bad := self._content_error(content, "Content")) is not None:
+            return bad
+
+        def mutate(entries: list[str], limit: int) -> Result | list[str]:
+            if content in entries:
+                return self._success(target, "Entry already exists (no duplicate added).")
+            current = joined_length(entries)
+            if joined_length([*entries, content]) > limit:
+                return _fail(
+                    f"Memory at {current:,}/{limit:,} chars. Adding this entry ({len(content):,} chars) "
+                    "would exceed the limit. Replace or remove existing entries first.",
+                    currentEntries=list(entries),
+                    usage=f"{current:,}/{limit:,}",
+                )
+            return [*entries, content]
+
+        return self._mutate(target, mutate, "Entry added.")
+
+    def replace(self, target: str, old_text: str, new_content: str) -> Result:
+        """Replace the whole entry that ``old_text`` identifies with ``new_content``."""
+        if (bad := self._target_error(target)) is not None:
+            return bad
+        old_text = js_trim(str(old_text))
+        new_content = js_trim(str(new_content))
+        if not old_text:
+            return _fail("oldText cannot be empty.")
+        if not new_content:
+            return _fail("newContent cannot be empty. Use 'remove' to delete entries.")
+        if (bad := self._content_error(new_content, "newContent")) is not None:
+            return bad
+        replaced: list[str] = []
+
+        def mutate(entries: list[str], limit: int) -> Result | list[str]:
+            found = self._find_one(entries, old_text)
+            if isinstance(found, dict):
+                return found
+            updated = dedupe([new_content if i == found else e for i, e in enumerate(entries)])
+            new_total = joined_length(updated)
+            if new_total > limit:
+                current = joined_length(entries)
+                return _fail(
+                    f"Replacement would put memory at {new_total:,}/{limit:,} chars. Shorten the new "
+                    "content or remove other entries first.",
+                    currentEntries=list(entries),
+                    usage=f"{current:,}/{limit:,}",
+                )
+            replaced.append(entries[found])
+            return updated
+
+        result = self._mutate(target, mutate, "Entry replaced.")
+        if result.get("success") and replaced:
+            result["replacedEntry"] = replaced[0]
+        return result
+
+    def remove(self, target: str, old_text: str) -> Result:
+        """Delete the entry that ``old_text`` identifies."""
+        if (bad := self._target_error(target)) is not None:
+            return bad
+        old_text = js_trim(str(old_text))
+        if not old_text:
+            return _fail("oldText cannot be empty.")
+        removed: list[str] = []
+
+        def mutate(entries: list[str], limit: int) -> Result | list[str]:
+            found = self._find_one(entries, old_text)
+            if isinstance(found, dict):
+                return found
+            removed.append(entries[found])
+            return [e for i, e in enumerate(entries) if i != found]
+
+        result = self._mutate(target, mutate, "Entry removed.")
+        if result.get("success") and removed:
+            result["removedEntry"] = removed[0]
+        return result
+
+    # ----------------------------------------------------------------- helpers
+
+    def _mutate(
+        self,
+        target: str,
+        mutate: Callable[[list[str], int], Result | list[str]],
+        message: str,
+    ) -> Result:
+        """Lock, re-read, check drift, apply ``mutate``, write; all under the lock."""
+        label = self.backend.label(target)
+        limit = self.char_limit(target)
+        try:
+            with self.backend.transaction(target, self.lock_timeout) as txn:
+                raw = txn.raw
+                if not raw.readable:
+                    return _fail(f"{raw.error}. Refusing to write so nothing is lost; fix it and retry.")
+                entries = parse_entries(raw.text)
+                with self._state:
+                    self._entries[target] = entries
+                if (drift := self._drift_result(txn, raw, label, limit)) is not None:
+                    return drift
+                outcome = mutate(list(entries), limit)
+                if isinstance(outcome, dict):
+                    return outcome
+                txn.write(serialize_entries(outcome))
+                with self._state:
+                    self._entries[target] = outcome
+        except BackendBusy:
+            return _fail(
+                f"{label} is busy: another writer holds its lock (waited {self.lock_timeout:g}s). "
+                "Nothing was changed; retry in a moment.",
+                retryable=True,
+            )
+        return self._success(target, message)
+
+    @staticmethod
+    def _drift_result(txn: Transaction, raw: RawText, label: str, limit: int) -> Result | None:
+        reason = "it is not valid UTF-8" if raw.invalid is not None else drift_reason(raw.text, limit)
+        if reason is None:
+            return None
+        backup = txn.backup(raw)
+        return _fail(
+            f"Refusing to write {label}: file on disk has content that wouldn't round-trip through the "
+            f"memory tool ({reason}; likely added by a patch tool, a shell append, a manual edit, or a "
+            f"concurrent session). A snapshot was saved to {backup}. Resolve the drift first — either "
+            "rewrite the file as a clean §-delimited list of entries, or move the extra content out — "
+            "then retry. This guard exists to prevent silent data loss.",
+            driftBackup=backup,
+            remediation=(
+                f"Open {backup} to see the exact content. Rewrite {label} as entries separated by a line "
+                "holding only '§' (each entry within the char limit), or move the extra text elsewhere; "
+                "then re-add any missing facts one at a time with memory_add."
+            ),
+        )
+
+    @staticmethod
+    def _find_one(entries: list[str], old_text: str) -> int | Result:
+        """Index of the one entry ``old_text`` names; an exact whole-entry match wins."""
+        if old_text in entries:
+            return entries.index(old_text)
+        matches = [i for i, e in enumerate(entries) if old_text in e]
+        if not matches:
+            return _fail(f"No entry matched '{old_text}'.")
+        if len({entries[i] for i in matches}) > 1:
+            return _fail(
+                f"Multiple entries matched '{old_text}'. Be more specific.",
+                matches=[_preview(entries[i]) for i in matches],
+            )
+        return matches[0]
+
+    @staticmethod
+    def _content_error(content: str, field: str) -> Result | None:
+        if not content:
+            return _fail(f"{field} cannot be empty.")
+        if contains_delimiter(content):
+            return _fail(
+                f"{field} contains the entry delimiter (a line holding only '§'); it would be split into "
+                "several entries on reload. Remove that line or add each part as its own entry."
+            )
+        if len(content) > MAX_SCAN_CHARS:
+            return _fail(
+                f"{field} is {len(content):,} chars; entries over {MAX_SCAN_CHARS:,} chars cannot be "
+                "scanned safely. Store a shorter summary."
+            )
+        return _fail(threat) if (threat := first_threat_message(content, "strict")) else None
+
+    def _target_error(self, target: object) -> Result | None:
+        if target in TARGETS:
+            return None
+        return _fail(f"Invalid target {target!r}. Use 'memory' or 'user'.")
+
+    def _check_target(self, target: str) -> None:
+        if target not in TARGETS:
+            raise ValueError(f"target must be 'memory' or 'user', got {target!r}")
+
+    def _success(self, target: str, message: str | None = None) -> Result:
+        entries = self.get_entries(target)
+        result: Result = {
+            "success": True,
+            "target": target,
+            "entries": entries,
+            "usage": format_usage(joined_length(entries), self.char_limit(target)),
+            "entryCount": len(entries),
+        }
+        if message is not None:
+            result["message"] = message
+        return result
