@@ -154,7 +154,7 @@ class _Bounder:
             else:
                 shrunk, stuck_at = self.drop_tail_records(out, key)
                 if shrunk is None:
-                    return self.output_limit(key, stuck_at, _size(out[key][stuck_at], self.serialize))
+                    return self.output_limit(key, stuck_at, _size(out[key][stuck_at], compact_json))
                 out = shrunk
             if self.fits(out):
                 return self.flagged(out)
@@ -206,9 +206,12 @@ class _Bounder:
         return candidate(count, cap)
 
     def output_limit(self, key: str | None, index: int | None, record_bytes: int | None) -> dict[str, Any]:
-        """The typed error for a result that cannot be shown without cutting a record."""
+        """The typed error for a result that cannot be shown without cutting a record.
+
+        Sizes are always compact-JSON bytes (the defined measure), so both views agree.
+        """
         result, limit = self.result, self.limit_bytes
-        size = _size(dict(result), self.serialize)
+        size = _size(dict(result), compact_json)
         if key is not None and index is not None:
             why = f"Record {index} of '{key}' alone is {record_bytes:,} bytes and has no id to fetch it by."
         else:
