@@ -1,0 +1,1 @@
+"""The ``pi-memory`` command line: ``status``, ``read``, ``add``, ``replace``, ``remove``, ``demo``."""
