@@ -1,0 +1,451 @@
+"""What the LLM sees: pi's ``buildSessionContext`` and the helpers around it, in Python.
+
+Context building walks the branch from the leaf to the root and turns entries into messages:
+``message`` entries as they are, ``custom_message`` as ``role:"custom"``, ``branch_summary`` as
+``role:"branchSummary"``; the latest compaction on the path replaces everything before its
+``firstKeptEntryId`` with its ``systemMessage`` checkpoint (pi 1.6.0) and a ``compactionSummary``;
+``context_edit`` entries (1.6.0) replace or hide an earlier entry's content on this branch only.
+The output must equal pi's as JSON, so the JavaScript details (truthiness, ``Date`` parsing,
+``undefined`` keys) are mirrored, not approximated.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ._js import date_parse_ms, js_truthy
+from .entries import Entry
+
+__all__ = [
+    "BRANCH_SUMMARY_PREFIX",
+    "BRANCH_SUMMARY_SUFFIX",
+    "COMPACTION_SUMMARY_PREFIX",
+    "COMPACTION_SUMMARY_SUFFIX",
+    "ProjectedEntry",
+    "SessionContext",
+    "SessionProjection",
+    "bash_execution_to_text",
+    "build_context_entries",
+    "build_session_context",
+    "build_session_path",
+    "build_session_projection",
+    "convert_to_llm",
+    "get_current_system_message",
+    "session_entry_to_context_messages",
+]
+
+COMPACTION_SUMMARY_PREFIX: Final = (
+    "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
+)
+COMPACTION_SUMMARY_SUFFIX: Final = "\n</summary>"
+BRANCH_SUMMARY_PREFIX: Final = (
+    "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
+)
+BRANCH_SUMMARY_SUFFIX: Final = "</summary>"
+
+_LEAF_DEFAULT: Final[Any] = object()
+
+
+def _time_value(value: Any) -> int | float | None:
+    """``new Date(iso).getTime()`` as it will serialize: an int, or None for NaN (JSON null)."""
+    ms = date_parse_ms(value)
+    return None if math.isnan(ms) else int(ms)
+
+
+@dataclass(slots=True)
+class SessionContext:
+    """The result of ``build_session_context``: messages for the LLM, thinking level and model.
+
+    ``to_dict()`` gives pi's JSON shape (``{"messages", "thinkingLevel", "model"}``).
+    ``thinking_level`` is None only if a ``thinking_level_change`` entry lacks its level.
+    """
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    thinking_level: str | None = "off"
+    model: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"messages": self.messages}
+        if self.thinking_level is not None:
+            out["thinkingLevel"] = self.thinking_level
+        out["model"] = self.model
+        return out
+
+
+@dataclass(slots=True)
+class ProjectedEntry:
+    """One selected entry and the messages it contributes after context edits (maybe none)."""
+
+    source_entry: Entry
+    messages: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class SessionProjection:
+    """``build_session_projection``: messages with their source entries (pi's SessionProjection)."""
+
+    entries: list[ProjectedEntry]
+    messages: list[dict[str, Any]]
+    thinking_level: str | None
+    model: dict[str, Any] | None
+
+
+def _index(entries: Iterable[Entry]) -> dict[Any, Entry]:
+    return {entry.get("id"): entry for entry in entries}
+
+
+def build_session_path(
+    entries: Sequence[Entry], leaf_id: Any = _LEAF_DEFAULT, by_id: Mapping[Any, Entry] | None = None
+) -> list[Entry]:
+    """Root-first path to ``leaf_id``. ``None`` means "no leaf" (empty); omitted or unknown
+    means the last entry in file order, as in pi. A parent cycle ends the walk (pi would hang)."""
+    if leaf_id is None:
+        return []
+    index = by_id if by_id is not None else _index(entries)
+    leaf = index.get(leaf_id) if leaf_id is not _LEAF_DEFAULT and leaf_id else None
+    if leaf is None:
+        if not entries:
+            return []
+        leaf = entries[-1]
+    path: list[Entry] = []
+    seen: set[int] = set()
+    current: Entry | None = leaf
+    while current is not None:
+        marker = id(current)
+        if marker in seen:
+            break
+        seen.add(marker)
+        path.append(current)
+        parent_id = current.get("parentId")
+        current = index.get(parent_id) if js_truthy(parent_id) else None
+    path.reverse()
+    return path
+
+
+def _message_role(entry: Entry) -> Any:
+    message = entry.get("message")
+    return message.get("role") if isinstance(message, dict) else None
+
+
+def _context_settings(path: Sequence[Entry]) -> tuple[str | None, dict[str, Any] | None]:
+    thinking_level: str | None = "off"
+    model: dict[str, Any] | None = None
+    for entry in path:
+        kind = entry.get("type")
+        if kind == "thinking_level_change":
+            thinking_level = entry.get("thinkingLevel")
+        elif kind == "model_change":
+            model = _model(entry, "modelId")
+        elif kind == "message":
+            message = entry.get("message")
+            if isinstance(message, dict) and message.get("role") == "assistant":
+                model = _model(message, "model")
+    return thinking_level, model
+
+
+def _model(source: Mapping[str, Any], model_key: str) -> dict[str, Any]:
+    model: dict[str, Any] = {}
+    if "provider" in source:
+        model["provider"] = source["provider"]
+    if model_key in source:
+        model["modelId"] = source[model_key]
+    return model
+
+
+def session_entry_to_context_messages(entry: Entry) -> list[dict[str, Any]]:
+    """The messages one selected entry contributes (pi's ``sessionEntryToContextMessages``)."""
+    kind = entry.get("type")
+    if kind == "message":
+        message = entry.get("message")
+        if not isinstance(message, dict):
+            return []  # pi would throw on such a line; we drop it from the context instead
+        role = message.get("role")
+        if message.get("content") is None:
+            if role == "system":
+                return [{**message, "content": ""}]
+            if role in ("user", "assistant", "toolResult"):
+                return [{**message, "content": []}]
+        return [message]
+    if kind == "custom_message":
+        custom: dict[str, Any] = {"role": "custom"}
+        if "customType" in entry:
+            custom["customType"] = entry["customType"]
+        content = entry.get("content")
+        custom["content"] = [] if content is None else content
+        if "display" in entry:
+            custom["display"] = entry["display"]
+        if "details" in entry:
+            custom["details"] = entry["details"]
+        custom["timestamp"] = _time_value(entry.get("timestamp"))
+        return [custom]
+    if kind == "branch_summary" and js_truthy(entry.get("summary")):
+        summary_message: dict[str, Any] = {"role": "branchSummary", "summary": entry["summary"]}
+        if "fromId" in entry:
+            summary_message["fromId"] = entry["fromId"]
+        summary_message["timestamp"] = _time_value(entry.get("timestamp"))
+        return [summary_message]
+    if kind == "compaction":
+        compaction_message: dict[str, Any] = {"role": "compactionSummary"}
+        if "summary" in entry:
+            compaction_message["summary"] = entry["summary"]
+        if "tokensBefore" in entry:
+            compaction_message["tokensBefore"] = entry["tokensBefore"]
+        compaction_message["timestamp"] = _time_value(entry.get("timestamp"))
+        system_message: Any = entry.get("systemMessage")
+        return [system_message, compaction_message] if js_truthy(system_message) else [compaction_message]
+    return []
+
+
+def build_context_entries(
+    entries: Sequence[Entry], leaf_id: Any = _LEAF_DEFAULT, by_id: Mapping[Any, Entry] | None = None
+) -> list[Entry]:
+    """The entries that make up the context: the path, cut at the latest compaction.
+
+    With a compaction: the compaction entry, then the non-system entries from
+    ``firstKeptEntryId`` up to it, then everything after it.
+    """
+    return _select_context_entries(build_session_path(entries, leaf_id, by_id))
+
+
+def _select_context_entries(path: list[Entry]) -> list[Entry]:
+    compaction_index = -1
+    for i, entry in enumerate(path):
+        if entry.get("type") == "compaction":
+            compaction_index = i
+    if compaction_index < 0:
+        return path
+    compaction = path[compaction_index]
+    first_kept = compaction.get("firstKeptEntryId")
+    # pi finds the compaction again by id: with duplicate ids the first match wins.
+    compaction_id = compaction.get("id")
+    for i, entry in enumerate(path):
+        if entry.get("id") == compaction_id:
+            compaction_index = i
+            break
+    selected: list[Entry] = [compaction]
+    found = False
+    for entry in path[:compaction_index]:
+        if not found and entry.get("id") == first_kept:
+            found = True
+        if found and not (entry.get("type") == "message" and _message_role(entry) == "system"):
+            selected.append(entry)
+    selected.extend(path[compaction_index + 1 :])
+    return selected
+
+
+def _project(entry: Entry, edit: Entry | None) -> list[dict[str, Any]]:
+    messages = session_entry_to_context_messages(entry)
+    if edit is None:
+        return messages
+    replacement = edit.get("replacement")
+    if replacement is None:
+        return []
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        role = message.get("role")
+        if role not in ("user", "assistant", "toolResult", "custom"):
+            out.append(message)
+            continue
+        edited = dict(message)
+        new_content = replacement.get("content") if isinstance(replacement, dict) else None
+        if role in ("assistant", "toolResult") and isinstance(new_content, str):
+            edited["content"] = [{"type": "text", "text": new_content}]
+        elif isinstance(replacement, dict) and "content" in replacement:
+            edited["content"] = new_content
+        else:
+            edited.pop("content", None)  # JavaScript: content becomes undefined and is not written
+        out.append(edited)
+    return out
+
+
+def build_session_projection(
+    entries: Sequence[Entry], leaf_id: Any = _LEAF_DEFAULT, by_id: Mapping[Any, Entry] | None = None
+) -> SessionProjection:
+    """Context messages with their source entries, after applying ``context_edit`` entries."""
+    index = by_id if by_id is not None else _index(entries)
+    path = build_session_path(entries, leaf_id, index)
+    thinking_level, model = _context_settings(path)
+    selected = _select_context_entries(path)
+    edits: dict[Any, Entry] = {}
+    for entry in selected:
+        if entry.get("type") == "context_edit":
+            edits[_hashable(entry.get("targetId"))] = entry
+    projected: list[ProjectedEntry] = []
+    messages: list[dict[str, Any]] = []
+    for position, entry in enumerate(selected):
+        if entry.get("type") == "compaction" and position > 0:
+            contributed: list[dict[str, Any]] = []  # only the newest compaction (first) summarizes
+        else:
+            contributed = _project(entry, edits.get(_hashable(entry.get("id"))) if edits else None)
+        projected.append(ProjectedEntry(entry, contributed))
+        messages.extend(contributed)
+    return SessionProjection(projected, messages, thinking_level, model)
+
+
+def _hashable(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return ("unhashable", id(value))
+    return value
+
+
+def build_session_context(
+    entries: Sequence[Entry], leaf_id: Any = _LEAF_DEFAULT, by_id: Mapping[Any, Entry] | None = None
+) -> SessionContext:
+    """pi's ``buildSessionContext(entries, leafId?)``: the messages, thinking level and model.
+
+    ``entries`` excludes the header. Omit ``leaf_id`` to use the last entry; pass ``None`` for
+    the empty context (after ``reset_leaf``).
+    """
+    projection = build_session_projection(entries, leaf_id, by_id)
+    return SessionContext(projection.messages, projection.thinking_level, projection.model)
+
+
+def _content_text(content: Any, separator: str = "\n") -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return separator.join(
+        _js_string(block.get("text")) for block in content if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+def _js_string(value: Any) -> str:
+    """``Array.prototype.join`` element conversion for the values text blocks hold."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    from .jsjson import js_number  # local: only odd files reach this
+
+    if isinstance(value, (bool, int, float)):
+        return js_number(value)
+    return str(value)
+
+
+def get_current_system_message(messages: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Replay every ``system`` message into one (pi-ai's ``getCurrentSystemMessage``).
+
+    Later content is appended, ``sections`` are patched by name (``None`` removes one), and tools
+    are added and removed by name. None when there is no system message and no tool.
+    """
+    content: list[str] = []
+    sections: dict[Any, Any] = {}
+    tools: dict[Any, Any] = {}
+    timestamp: Any = None
+    for message in messages:
+        if message.get("role") != "system":
+            continue
+        if timestamp is None:
+            timestamp = message.get("timestamp")
+        text = _content_text(message.get("content"))
+        if text:
+            content.append(text)
+        raw_sections = message.get("sections")
+        if isinstance(raw_sections, dict):
+            for name in _js_key_order(raw_sections):
+                value = raw_sections[name]
+                if value is None:
+                    sections.pop(name, None)
+                else:
+                    sections[name] = value
+        removed = message.get("toolsRemoved")
+        for tool in removed if isinstance(removed, list) else []:
+            if isinstance(tool, dict):
+                tools.pop(_hashable(tool.get("name")), None)
+        added = message.get("toolsAdded")
+        for tool in added if isinstance(added, list) else []:
+            if isinstance(tool, dict):
+                tools[_hashable(tool.get("name"))] = tool
+    if timestamp is None and not tools:
+        return None
+    result: dict[str, Any] = {"role": "system", "content": "\n\n".join(content)}
+    if sections:
+        result["sections"] = sections
+    if tools:
+        result["toolsAdded"] = list(tools.values())
+    result["timestamp"] = 0 if timestamp is None else timestamp
+    return result
+
+
+def _js_key_order(obj: Mapping[str, Any]) -> list[str]:
+    """Object.keys order: array-index keys ascending first, then the rest in insertion order."""
+    keys = list(obj)
+    index_keys = [k for k in keys if k.isdigit() and k.isascii() and (k == "0" or k[0] != "0")]
+    if not index_keys:
+        return keys
+    index_keys = [k for k in index_keys if int(k) <= 2**32 - 2]
+    index_set = set(index_keys)
+    return sorted(index_keys, key=int) + [k for k in keys if k not in index_set]
+
+
+def _template(message: Mapping[str, Any], key: str) -> str:
+    """A value as a JavaScript template literal prints it (``undefined``/``null`` included)."""
+    if key not in message:
+        return "undefined"
+    value = message[key]
+    return "null" if value is None else _js_string(value)
+
+
+def bash_execution_to_text(message: Mapping[str, Any]) -> str:
+    """The user text a ``bashExecution`` message becomes for the LLM (pi's ``bashExecutionToText``)."""
+    text = f"Ran `{_template(message, 'command')}`\n"
+    output = message.get("output")
+    if js_truthy(output):
+        text += f"```\n{_template(message, 'output')}\n```"
+    else:
+        text += "(no output)"
+    exit_code = message.get("exitCode")
+    if js_truthy(message.get("cancelled")):
+        text += "\n\n(command cancelled)"
+    elif exit_code is not None and exit_code != 0:
+        text += f"\n\nCommand exited with code {_template(message, 'exitCode')}"
+    if js_truthy(message.get("truncated")) and js_truthy(message.get("fullOutputPath")):
+        text += f"\n\n[Output truncated. Full output: {_template(message, 'fullOutputPath')}]"
+    return text
+
+
+def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """pi's ``convertToLlm``: custom, bash, branch and compaction messages become user messages.
+
+    Hidden custom messages (``display: false``) are still sent; ``details`` never is.
+    """
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        role = message.get("role")
+        if role == "bashExecution":
+            if js_truthy(message.get("excludeFromContext")):
+                continue
+            text = bash_execution_to_text(message)
+            out.append(_user([{"type": "text", "text": text}], message))
+        elif role == "custom":
+            content = message.get("content")
+            if isinstance(content, str):
+                out.append(_user([{"type": "text", "text": content}], message))
+            elif "content" in message:
+                out.append(_user(content, message))
+            else:  # content undefined stays undefined
+                user = _user(None, message)
+                del user["content"]
+                out.append(user)
+        elif role == "branchSummary":
+            text = BRANCH_SUMMARY_PREFIX + _template(message, "summary") + BRANCH_SUMMARY_SUFFIX
+            out.append(_user([{"type": "text", "text": text}], message))
+        elif role == "compactionSummary":
+            text = COMPACTION_SUMMARY_PREFIX + _template(message, "summary") + COMPACTION_SUMMARY_SUFFIX
+            out.append(_user([{"type": "text", "text": text}], message))
+        elif role in ("system", "user", "assistant", "toolResult"):
+            out.append(dict(message))
+    return out
+
+
+def _user(content: Any, source: Mapping[str, Any]) -> dict[str, Any]:
+    user: dict[str, Any] = {"role": "user", "content": content}
+    if "timestamp" in source:
+        user["timestamp"] = source["timestamp"]
+    return user

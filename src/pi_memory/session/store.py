@@ -1,0 +1,339 @@
+"""Reading and writing session files: tolerant parsing, durable appends, atomic rewrites.
+
+Reading follows pi 1.6.0 (split on ``\\n``, skip blank lines, skip lines ``JSON.parse`` rejects,
+the first parsed line must be a header with a string ``id``), but a skipped line is never silent:
+it comes back as a :class:`DamagedLine` (1-based line number, byte offset, reason, raw bytes).
+
+Writing never truncates a file in place. Appends go through ``O_APPEND`` in one ``write`` and are
+fsynced before returning, so an acknowledged entry survives a crash; if the file does not end in a
+newline (a crash mid-append, or a peer's partial line) the append starts a fresh line first, so a
+torn line never swallows the next entry. Whole-file rewrites (migration, recovery, branching) go
+to a temporary file that is fsynced and renamed over the target.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import re
+import stat
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from . import jsjson
+from ._js import js_trim
+from .entries import Entry
+
+__all__ = [
+    "DamagedLine",
+    "LoadResult",
+    "append_line",
+    "load_records",
+    "parse_records",
+    "read_session_header",
+    "rewrite_file",
+    "save_damaged_lines",
+    "write_new_file",
+]
+
+MAX_HEADER_SCAN_BYTES: Final = 1024 * 1024
+_JSON_WS: Final = " \t\r\n"
+_LEADING_WS_RE: Final = re.compile(r"[ \t\r]*")
+
+
+@dataclass(frozen=True, slots=True)
+class DamagedLine:
+    """A line pi would skip. ``raw`` holds its exact bytes (without the ``\\n``)."""
+
+    line: int
+    offset: int
+    reason: str
+    raw: bytes
+
+    def to_record(self, file: str) -> dict[str, Any]:
+        """The ``<file>.damaged`` record: text when the bytes are UTF-8, base64 otherwise."""
+        record: dict[str, Any] = {"file": file, "line": self.line, "offset": self.offset, "reason": self.reason}
+        try:
+            record["text"] = self.raw.decode("utf-8")
+        except UnicodeDecodeError:
+            record["base64"] = base64.b64encode(self.raw).decode("ascii")
+        return record
+
+
+@dataclass(slots=True)
+class LoadResult:
+    """Parsed records of one file, in file order (header lines included), and what was skipped."""
+
+    records: list[Entry] = field(default_factory=list)
+    damaged: list[DamagedLine] = field(default_factory=list)
+    ends_with_newline: bool = True
+
+    @property
+    def valid(self) -> bool:
+        """pi's rule: the first parsed record is ``{"type": "session", "id": <string>}``."""
+        if not self.records:
+            return False
+        first = self.records[0]
+        return first.get("type") == "session" and isinstance(first.get("id"), str)
+
+
+def _parse_line(text: str, start: int, stop: int) -> tuple[Any, str | None]:
+    """Parse ``text[start:stop]`` as one JSON value, as ``JSON.parse`` would; (value, error)."""
+    pos = start
+    if pos < stop and text[pos] in " \t\r":
+        pos = _LEADING_WS_RE.match(text, pos).end()  # type: ignore[union-attr]
+    try:
+        value, end = jsjson.scan_value(text, pos)
+    except StopIteration:
+        return None, "not JSON"
+    except (ValueError, RecursionError) as exc:
+        return None, f"malformed JSON: {exc}"
+    if end > stop:
+        return None, "malformed JSON: value continues past the end of the line"
+    if end < stop and text[end:stop].strip(" \t\r"):
+        return None, "malformed JSON: extra data after the value"
+    return value, None
+
+
+def _iter_lines(data: bytes) -> Iterable[tuple[str, int, int, int, int, str | None]]:
+    """(text, start, stop, line number, byte offset, decode problem) for every physical line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = ""
+    else:
+        # Fast path: one string; offsets are character offsets, converted lazily for damage reports.
+        pos, number, length, find = 0, 1, len(text), text.find
+        while pos < length:
+            nl = find("\n", pos)
+            if nl < 0:
+                nl = length
+            yield text, pos, nl, number, -1, None
+            pos = nl + 1
+            number += 1
+        return
+    offset, number = 0, 1
+    for raw in data.split(b"\n"):
+        if offset >= len(data):
+            break
+        try:
+            line = raw.decode("utf-8")
+            problem = None
+        except UnicodeDecodeError as exc:
+            line = raw.decode("utf-8", errors="replace")  # what Node's StringDecoder does
+            problem = f"invalid UTF-8 at byte {exc.start} (read with U+FFFD, as pi does)"
+        yield line, 0, len(line), number, offset, problem
+        offset += len(raw) + 1
+        number += 1
+
+
+def parse_records(data: bytes) -> LoadResult:
+    """Parse a whole session file's bytes (see module docs for the rules)."""
+    result = LoadResult(ends_with_newline=not data or data.endswith(b"\n"))
+    records = result.records
+    append = records.append
+    damaged: list[tuple[int, int, str, str, int, int]] = []
+    for text, start, stop, number, offset, problem in _iter_lines(data):
+        if start == stop:
+            continue
+        first = text[start]
+        if first == "{":
+            value, error = _parse_line(text, start, stop)
+        elif not js_trim(text[start:stop]):
+            continue
+        else:
+            value, error = _parse_line(text, start, stop)
+        if error is None and type(value) is not dict:
+            error = "not a JSON object" if js_truthy_json(value) else None
+            if error is None:
+                continue  # JSON.parse gave a falsy value; pi skips it silently
+        if error is not None:
+            damaged.append((number, offset, error, text, start, stop))
+            continue
+        if problem is not None:
+            damaged.append((number, offset, problem, text, start, stop))
+        append(value)
+    if damaged:
+        result.damaged = _damaged_lines(data, damaged)
+    return result
+
+
+def js_truthy_json(value: Any) -> bool:
+    """Truthiness of a parsed JSON value (for pi's ``if (entry)`` after ``JSON.parse``)."""
+    if value is None or value is False or value == "":
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value != 0
+    return True
+
+
+def _damaged_lines(data: bytes, found: list[tuple[int, int, str, str, int, int]]) -> list[DamagedLine]:
+    lines = data.split(b"\n")
+    offsets: list[int] = []
+    total = 0
+    for raw in lines:
+        offsets.append(total)
+        total += len(raw) + 1
+    return [DamagedLine(number, offsets[number - 1], reason, lines[number - 1]) for number, _, reason, *_ in found]
+
+
+def load_records(path: str) -> LoadResult:
+    """Read and parse ``path``; a missing file gives an empty result. Never writes."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return LoadResult()
+    return parse_records(data)
+
+
+class HeaderScanLimitError(Exception):
+    """The first parsed line lies beyond pi's 1 MiB header scan."""
+
+
+def read_session_header(path: str) -> Entry | None:
+    """The header if the first parsed line of ``path`` is one (pi's ``readSessionHeader``).
+
+    Returns None when the first parsed line is another record or the file has none; raises
+    :class:`HeaderScanLimitError` when nothing parses in the first 1 MiB and more follows.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_HEADER_SCAN_BYTES + 1)
+    limited = len(data) > MAX_HEADER_SCAN_BYTES
+    if limited:
+        data = data[:MAX_HEADER_SCAN_BYTES]
+    pos = 0
+    while True:
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            if limited:
+                raise HeaderScanLimitError(path)
+            raw = data[pos:]
+        else:
+            raw = data[pos:nl]
+        text = raw.decode("utf-8", errors="replace")
+        if js_trim(text):
+            value, error = _parse_line(text, 0, len(text))
+            if error is None and js_truthy_json(value):
+                if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
+                    return value
+                return None
+        if nl < 0:
+            return None
+        pos = nl + 1
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _fsync_dir(directory: str) -> None:
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def append_line(path: str, line: str) -> None:
+    """Append one record line (``line`` ends with ``\\n``) durably, on a fresh line."""
+    data = line.encode("utf-8")
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        if size > 0:
+            os.lseek(fd, size - 1, os.SEEK_SET)
+            if os.read(fd, 1) != b"\n":
+                data = b"\n" + data  # a torn last line must not swallow this entry
+        _write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_new_file(path: str, text: str) -> None:
+    """Create ``path`` (failing if it exists, like pi's ``wx``) with ``text``, durably."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o644)
+    try:
+        _write_all(fd, text.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    _fsync_dir(os.path.dirname(path))
+
+
+def rewrite_file(path: str, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically: temp file, fsync, rename, fsync the directory."""
+    directory = os.path.dirname(path) or "."
+    fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    try:
+        if hasattr(os, "fchmod"):  # keep the file's mode; mkstemp would leave 0600
+            try:
+                mode = stat.S_IMODE(os.stat(path).st_mode)
+            except OSError:
+                mode = 0o644
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, mode)
+        _write_all(fd, text.encode("utf-8"))
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        os.replace(temp, path)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _fsync_dir(directory)
+
+
+def damaged_sidecar_path(path: str) -> str:
+    """Where damaged lines of ``path`` are kept: ``<file>.damaged`` (not ``*.jsonl``, never listed)."""
+    return path + ".damaged"
+
+
+def save_damaged_lines(path: str, damaged: list[DamagedLine]) -> str | None:
+    """Copy damaged lines into ``<file>.damaged`` (JSONL, one record per line), once each.
+
+    Returns the sidecar path, or None when there was nothing new to save or it could not be
+    written (the lines are still in the session file itself; we never delete them).
+    """
+    if not damaged:
+        return None
+    sidecar = damaged_sidecar_path(path)
+    name = os.path.basename(path)
+    seen: set[str] = set()
+    try:
+        with open(sidecar, encoding="utf-8", errors="replace") as handle:
+            seen = {line.rstrip("\n") for line in handle}
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    fresh = [jsjson.dumps(item.to_record(name)) for item in damaged]
+    fresh = [line for line in fresh if line not in seen]
+    if not fresh:
+        return None
+    try:
+        append_line(sidecar, "".join(line + "\n" for line in fresh))
+    except OSError:
+        return None
+    return sidecar
