@@ -19,7 +19,7 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 
-from pi_memory.cli.render import collect_status, status_table
+from pi_memory.cli.render import collect_status, print_status
 from pi_memory.memory import MemoryStore
 from pi_memory.memory.results import ToolResult
 from pi_memory.memory.tools import MemoryTools, create_memory_tools
@@ -92,9 +92,9 @@ def run_demo(
     out.print(Panel(Text(fresh.format_all_for_system_prompt()), expand=False))
 
     out.rule("Status")
-    out.print(status_table(collect_status(fresh)))
-    out.print(Text(f"Files are in {directory}"))
-    out.print(Text(f"Try: pi-memory --dir {directory} read user"))
+    print_status(out, collect_status(fresh))
+    out.print(Text(f"Files are in {directory}"), soft_wrap=True)
+    out.print(Text(f"Try: pi-memory --dir {directory} read user"), soft_wrap=True)
     return 0
 
 

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from pi_memory import __version__
-from pi_memory.cli.render import collect_status, next_step, print_entries, status_table
+from pi_memory.cli.render import collect_status, next_step, print_entries, print_status
 from pi_memory.memory import TARGETS, MemoryStore, default_memory_dir
 
 app = typer.Typer(
@@ -163,7 +163,7 @@ def status(
         payload = {"success": True, "dir": str(store.dir), "targets": [row.to_json() for row in rows]}
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
-    out.print(status_table(rows))
+    print_status(out, rows)
     for row in rows:
         if row.state in ("drift", "unreadable"):
             out.print(Text(f"{row.target}: {row.state}: {row.detail}."), soft_wrap=True)

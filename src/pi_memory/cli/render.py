@@ -90,9 +90,8 @@ _STATE_STYLE = {"ok": "green", "missing": "dim", "drift": "bold red", "unreadabl
 
 
 def status_table(rows: list[TargetStatus]) -> Table:
-    """One row per target; the directory goes in the caption so file names stay short."""
-    directory = str(Path(rows[0].file).parent) if rows else ""
-    table = Table(title="pi-memory status", title_justify="left", caption=directory, caption_justify="left")
+    """One row per target (file names only; print the directory separately, unwrapped)."""
+    table = Table(title="pi-memory status", title_justify="left")
     table.add_column("Target", style="bold")
     table.add_column("File", overflow="fold")
     table.add_column("Entries", justify="right")
@@ -148,4 +147,11 @@ def next_step(result: Mapping[str, Any], target: str) -> str:
     return ""
 
 
-__all__ = ["TargetStatus", "collect_status", "next_step", "print_entries", "status_table"]
+def print_status(console: Console, rows: list[TargetStatus]) -> None:
+    """The table, then the directory on its own line so it can be copied."""
+    console.print(status_table(rows))
+    if rows:
+        console.print(Text(f"Directory: {Path(rows[0].file).parent}"), soft_wrap=True)
+
+
+__all__ = ["TargetStatus", "collect_status", "next_step", "print_entries", "print_status", "status_table"]
