@@ -1,0 +1,588 @@
+"""The proper-lockfile-compatible lock: paths, staleness, owner records, refresh, release.
+
+Holders that must be "another process" are real Python subprocesses; a Node-style
+lock is a bare directory made with ``mkdir`` (that is all proper-lockfile leaves on
+disk). The real-Node side lives in tests/interop/test_lock_interop.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pi_memory.memory import lock as lockmod
+from pi_memory.memory.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for
+
+HOLDER = """
+import sys
+from pi_memory.memory.lock import file_lock
+with file_lock(sys.argv[1], timeout=5) as held:
+    print("locked", held.lock_dir.stat().st_mtime_ns, flush=True)
+    sys.stdin.read()
+print("released", flush=True)
+"""
+
+
+class Holder:
+    """A Python subprocess holding ``target``'s lock until told to release or killed."""
+
+    def __init__(self, target: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, str(target)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line.startswith("locked"), f"holder did not lock: {line!r}"
+
+    def release(self) -> None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        assert self.proc.stdout.readline().strip() == "released"
+        assert self.proc.wait(timeout=10) == 0
+
+    def kill(self, reap: bool = True) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        if reap:
+            self.proc.wait(timeout=10)
+
+    def cleanup(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.fixture
+def holders() -> Iterator[list[Holder]]:
+    started: list[Holder] = []
+    yield started
+    for holder in started:
+        holder.cleanup()
+
+
+@pytest.fixture
+def target(tmp_path: Path) -> Path:
+    path = tmp_path / "MEMORY.md"
+    path.write_text("one")
+    return path
+
+
+def owner_path(target: Path) -> Path:
+    lock_dir = lock_dir_for(target)
+    return lock_dir.with_name(lock_dir.name + ".owner")
+
+
+def backdate(path: Path, seconds: float) -> None:
+    when = time.time() - seconds
+    os.utime(path, (when, when))
+
+
+def take_once(target: Path) -> bool:
+    """One attempt (timeout 0): True when we got the lock (and released it)."""
+    try:
+        with file_lock(target, timeout=0):
+            return True
+    except LockBusy:
+        return False
+
+
+# ---------------------------------------------------------------- paths and cleanup
+
+
+def test_lock_dir_is_realpath_dot_lock_and_owner_record_sits_beside_it(tmp_path: Path) -> None:
+    real_dir = tmp_path / "real"
+    real_dir.mkdir()
+    real = real_dir / "MEMORY.md"
+    real.write_text("x")
+    link_dir = tmp_path / "links"
+    link_dir.mkdir()
+    link = link_dir / "MEMORY.md"
+    link.symlink_to(real)
+
+    with file_lock(link) as held:
+        assert held.lock_dir == real_dir / "MEMORY.md.lock"
+        assert held.lock_dir.is_dir()
+        # Beside, never inside: proper-lockfile removes stale locks with rmdir.
+        assert list(held.lock_dir.iterdir()) == []
+        assert held.owner_file == real_dir / "MEMORY.md.lock.owner"
+        record = json.loads(held.owner_file.read_text())
+        assert record["pid"] == os.getpid()
+        assert record["host"] == socket.gethostname()
+        assert record["inode"] == held.lock_dir.stat().st_ino
+        assert record["mtimeNs"] == held.lock_dir.stat().st_mtime_ns
+        assert not (link_dir / "MEMORY.md.lock").exists()
+    assert sorted(p.name for p in real_dir.iterdir()) == ["MEMORY.md"]
+    assert sorted(p.name for p in link_dir.iterdir()) == ["MEMORY.md"]
+
+
+def test_lock_works_when_target_does_not_exist_and_does_not_create_it(tmp_path: Path) -> None:
+    missing = tmp_path / "USER.md"
+    with file_lock(missing) as held:
+        assert held.lock_dir == tmp_path / "USER.md.lock"
+        assert held.lock_dir.is_dir()
+        assert not take_once(missing)
+    assert not missing.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_release_leaves_nothing_behind_even_after_refreshes(target: Path) -> None:
+    before = sorted(p.name for p in target.parent.iterdir())
+    with file_lock(target) as held:
+        held.refresh()
+        held.refresh()
+    assert sorted(p.name for p in target.parent.iterdir()) == before
+
+
+def test_release_after_exception_in_body(target: Path) -> None:
+    with pytest.raises(RuntimeError), file_lock(target):
+        raise RuntimeError("boom")
+    assert not lock_dir_for(target).exists()
+    assert not owner_path(target).exists()
+    assert take_once(target)
+
+
+# ---------------------------------------------------------------- staleness (Node-style locks)
+
+
+def test_fresh_foreign_lock_is_respected(target: Path) -> None:
+    lock_dir_for(target).mkdir()  # what a live proper-lockfile holder leaves on disk
+    backdate(lock_dir_for(target), STALE_SECONDS - 2)
+    assert not take_once(target)
+    assert lock_dir_for(target).is_dir()
+
+
+def test_stale_foreign_lock_is_taken_over_after_30s(target: Path) -> None:
+    lock_dir_for(target).mkdir()
+    backdate(lock_dir_for(target), STALE_SECONDS + 1)
+    with file_lock(target, timeout=0) as held:
+        # A new directory of ours, with a fresh mtime, replaced the stale one.
+        assert time.time() - held.lock_dir.stat().st_mtime < STALE_SECONDS / 2
+    assert not lock_dir_for(target).exists()
+
+
+def test_stale_rule_uses_the_given_stale_seconds(target: Path) -> None:
+    lock_dir_for(target).mkdir()
+    backdate(lock_dir_for(target), 6)
+    with pytest.raises(LockBusy):
+        with file_lock(target, timeout=0, stale=10):
+            pass
+    with file_lock(target, timeout=0, stale=5):
+        pass
+
+
+def test_lock_dir_with_content_is_never_removed(target: Path) -> None:
+    """A directory we don't understand (not empty) is not a lock we may break."""
+    lock_dir_for(target).mkdir()
+    (lock_dir_for(target) / "something").write_text("x")
+    backdate(lock_dir_for(target), STALE_SECONDS + 100)
+    assert not take_once(target)
+    assert (lock_dir_for(target) / "something").exists()
+
+
+# ---------------------------------------------------------------- owner records
+
+
+def test_lock_of_killed_python_holder_is_taken_over_at_once(target: Path, holders: list[Holder]) -> None:
+    holder = Holder(target)
+    holders.append(holder)
+    holder.kill()
+    assert lock_dir_for(target).is_dir()  # the crash left the lock behind, fresh by mtime
+    assert time.time() - lock_dir_for(target).stat().st_mtime < STALE_SECONDS
+    assert take_once(target)
+    assert not lock_dir_for(target).exists()
+    assert not owner_path(target).exists()
+
+
+def test_lock_of_live_python_holder_is_respected_and_released_cleanly(
+    target: Path, holders: list[Holder]
+) -> None:
+    holder = Holder(target)
+    holders.append(holder)
+    assert not take_once(target)
+    holder.release()
+    assert not lock_dir_for(target).exists()
+    assert not owner_path(target).exists()
+    assert take_once(target)
+
+
+def test_lock_of_killed_unreaped_holder_is_taken_over_at_once(target: Path, holders: list[Holder]) -> None:
+    """A SIGKILLed holder that its parent has not wait()ed for yet is a zombie: dead.
+
+    ``kill(pid, 0)`` succeeds on a zombie, so the liveness check has to look at
+    the process state too; otherwise a supervisor that kills a worker and then
+    touches the store before reaping it waits the full 30 s.
+    """
+    holder = Holder(target)
+    holders.append(holder)
+    holder.kill(reap=False)
+    pid = holder.proc.pid
+    for _ in range(500):  # wait until the kernel has turned it into a zombie
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state == "Z":
+            break
+        time.sleep(0.01)
+    assert state == "Z"
+    try:
+        with file_lock(target, timeout=2):
+            pass
+    except LockBusy:
+        pytest.fail("the lock of a dead (zombie, not yet reaped) holder was not taken over")
+
+
+def test_owner_record_for_a_replaced_lock_dir_is_ignored(target: Path, holders: list[Holder]) -> None:
+    """A record names the directory's inode and mtime; another directory is not its lock."""
+    holder = Holder(target)
+    holders.append(holder)
+    holder.kill()
+    lock_dir = lock_dir_for(target)
+    record = json.loads(owner_path(target).read_text())
+    # Somebody (e.g. a Node peer after the stale timeout) replaced the directory: a new
+    # inode, guaranteed different because both directories exist at the same time.
+    fresh = lock_dir.with_name("replacement")
+    fresh.mkdir()
+    os.rmdir(lock_dir)
+    os.rename(fresh, lock_dir)
+    assert lock_dir.stat().st_ino != record["inode"]
+    os.utime(lock_dir, ns=(record["mtimeNs"], record["mtimeNs"]))  # even with the same mtime
+    assert not take_once(target)
+    # ...and it still falls back to the stale rule.
+    backdate(lock_dir, STALE_SECONDS + 1)
+    assert take_once(target)
+
+
+def test_owner_record_with_a_different_mtime_is_ignored(target: Path, holders: list[Holder]) -> None:
+    holder = Holder(target)
+    holders.append(holder)
+    holder.kill()
+    lock_dir = lock_dir_for(target)
+    record = json.loads(owner_path(target).read_text())
+    os.utime(lock_dir, ns=(record["mtimeNs"] + 1_000_000, record["mtimeNs"] + 1_000_000))
+    assert lock_dir.stat().st_ino == record["inode"]
+    assert not take_once(target)
+
+
+def _write_record(target: Path, **fields: object) -> None:
+    lock_dir = lock_dir_for(target)
+    st = lock_dir.stat()
+    record = {
+        "pid": None,
+        "start": None,
+        "host": socket.gethostname(),
+        "token": "f" * 32,
+        "inode": st.st_ino,
+        "mtimeNs": st.st_mtime_ns,
+    }
+    record.update(fields)
+    owner_path(target).write_text(json.dumps(record))
+
+
+def _start_ticks(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+
+
+@pytest.fixture
+def sleeper() -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def test_pid_reuse_guard_start_time_mismatch_means_dead(
+    target: Path, sleeper: subprocess.Popen[bytes]
+) -> None:
+    """The recorded PID is alive but is a different process (other start time)."""
+    lock_dir_for(target).mkdir()
+    real_ticks = _start_ticks(sleeper.pid)
+    _write_record(target, pid=sleeper.pid, start=str(int(real_ticks) + 1))
+    assert take_once(target)
+
+
+def test_pid_reuse_guard_matching_start_time_means_alive(
+    target: Path, sleeper: subprocess.Popen[bytes]
+) -> None:
+    lock_dir_for(target).mkdir()
+    _write_record(target, pid=sleeper.pid, start=_start_ticks(sleeper.pid))
+    assert not take_once(target)
+    assert lock_dir_for(target).is_dir()
+
+
+def test_owner_record_from_another_host_is_ignored(target: Path) -> None:
+    lock_dir_for(target).mkdir()
+    dead_pid = _a_dead_pid()
+    _write_record(target, pid=dead_pid, host=socket.gethostname() + "-elsewhere")
+    assert not take_once(target)
+
+
+def test_owner_record_of_a_dead_pid_on_this_host_allows_takeover(target: Path) -> None:
+    lock_dir_for(target).mkdir()
+    _write_record(target, pid=_a_dead_pid())
+    assert take_once(target)
+
+
+@pytest.mark.parametrize("garbage", ["", "{not json", "[1, 2]", '{"pid": "12"}'])
+def test_unreadable_owner_record_falls_back_to_stale_rule(target: Path, garbage: str) -> None:
+    lock_dir_for(target).mkdir()
+    owner_path(target).write_text(garbage)
+    assert not take_once(target)
+    backdate(lock_dir_for(target), STALE_SECONDS + 1)
+    assert take_once(target)
+
+
+def _a_dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+# ---------------------------------------------------------------- crash windows
+
+
+KILL_DURING_RELEASE = """
+import os, signal, sys
+from pi_memory.memory import lock
+
+real_rmdir = os.rmdir
+
+def rmdir_then_die(path, *args, **kwargs):
+    if str(path).endswith(".lock"):
+        os.kill(os.getpid(), signal.SIGKILL)  # crash between "record removed" and "rmdir"
+    return real_rmdir(path, *args, **kwargs)
+
+with lock.file_lock(sys.argv[1]):
+    os.rmdir = rmdir_then_die
+"""
+
+
+def test_holder_killed_while_releasing_does_not_leave_a_30s_lock(target: Path) -> None:
+    """A crash in the middle of release is still a crash of one of our processes.
+
+    The release removes the owner record before the directory, so a SIGKILL
+    between the two leaves an anonymous lock that only the 30 s rule clears.
+    """
+    proc = subprocess.run([sys.executable, "-c", KILL_DURING_RELEASE, str(target)], check=False)
+    assert proc.returncode == -signal.SIGKILL
+    assert lock_dir_for(target).is_dir()
+    try:
+        with file_lock(target, timeout=2):
+            pass
+    except LockBusy:
+        pytest.fail("a lock left by a Python holder killed during release blocks for 30 s")
+
+
+KILL_WHILE_RECORDING_OWNER = """
+import os, signal, sys
+from pi_memory.memory import lock
+
+real_replace = os.replace
+
+def replace_then_die(src, dst, *args, **kwargs):
+    if os.path.basename(str(src)).startswith(".MEMORY.md.lock.owner"):
+        os.kill(os.getpid(), signal.SIGKILL)  # crash after mkdir, before the record is in place
+    return real_replace(src, dst, *args, **kwargs)
+
+os.replace = replace_then_die
+with lock.file_lock(sys.argv[1]):
+    pass
+"""
+
+
+def test_holder_killed_before_its_owner_record_is_written_falls_back_to_the_stale_rule(
+    target: Path,
+) -> None:
+    """Without a record the lock can't be told apart from a live Node holder's: never broken early."""
+    proc = subprocess.run([sys.executable, "-c", KILL_WHILE_RECORDING_OWNER, str(target)], check=False)
+    assert proc.returncode == -signal.SIGKILL
+    assert lock_dir_for(target).is_dir()
+    assert not owner_path(target).exists()
+    assert not take_once(target)
+    backdate(lock_dir_for(target), STALE_SECONDS + 1)
+    assert take_once(target)
+
+
+def test_half_written_owner_record_is_cleaned_up_by_a_later_write(target: Path) -> None:
+    """A crash inside the record write leaves ``.MEMORY.md.lock.owner.<token>.tmp``; it must not pile up."""
+    from pi_memory.memory import MemoryStore
+
+    subprocess.run([sys.executable, "-c", KILL_WHILE_RECORDING_OWNER, str(target)], check=False)
+    backdate(lock_dir_for(target), STALE_SECONDS + 1)
+    debris = [p for p in target.parent.iterdir() if p.name.startswith(".MEMORY.md.lock.owner.")]
+    assert debris, "the fault injection did not leave a half-written record"
+    for path in debris:
+        backdate(path, 3600)  # older than any orphan age
+    assert MemoryStore(target.parent).add("memory", "later write")["success"]
+    leftovers = sorted(p.name for p in target.parent.iterdir())
+    assert leftovers == ["MEMORY.md"], f"debris never cleaned: {leftovers}"
+
+
+# ---------------------------------------------------------------- timeout and waiting
+
+
+def test_timeout_zero_is_a_single_attempt(
+    target: Path, holders: list[Holder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    holders.append(Holder(target))
+    attempts: list[str] = []
+    sleeps: list[float] = []
+    real_mkdir = os.mkdir
+    real_sleep = time.sleep
+
+    def counting_mkdir(path: object, *args: object, **kwargs: object) -> None:
+        if str(path) == str(lock_dir_for(target)):
+            attempts.append(str(path))
+        real_mkdir(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    def recording_sleep(seconds: float) -> None:
+        if threading.current_thread() is threading.main_thread():
+            sleeps.append(seconds)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(lockmod.os, "mkdir", counting_mkdir)
+    monkeypatch.setattr(lockmod.time, "sleep", recording_sleep)
+    with pytest.raises(LockBusy):
+        with file_lock(target, timeout=0):
+            pass
+    assert len(attempts) == 1
+    assert sleeps == []
+
+
+def test_bounded_wait_retries_with_backoff_then_raises_busy(
+    target: Path, holders: list[Holder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    holders.append(Holder(target))
+    sleeps: list[float] = []
+    real_sleep = time.sleep
+
+    def recording_sleep(seconds: float) -> None:
+        if threading.current_thread() is threading.main_thread():  # not the refresher thread
+            sleeps.append(seconds)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(lockmod.time, "sleep", recording_sleep)
+    with pytest.raises(LockBusy) as info:
+        with file_lock(target, timeout=0.5):
+            pass
+    assert info.value.path == target
+    # proper-lockfile's backoff: 50 ms, x1.5 each retry, capped by the remaining time.
+    assert sleeps[:3] == pytest.approx([0.05, 0.075, 0.1125])
+    assert sum(sleeps) <= 0.5 + 1e-6
+    assert lock_dir_for(target).is_dir()  # the holder's lock is untouched
+
+
+def test_waiter_gets_the_lock_once_the_holder_releases(target: Path, holders: list[Holder]) -> None:
+    holder = Holder(target)
+    holders.append(holder)
+    released = threading.Timer(0.2, holder.release)
+    released.start()
+    try:
+        with file_lock(target, timeout=10) as held:
+            assert held.lock_dir.is_dir()
+    finally:
+        released.join()
+
+
+# ---------------------------------------------------------------- refresh
+
+
+def test_refresh_keeps_a_long_holder_fresh(target: Path, holders: list[Holder]) -> None:
+    """Simulate a 31 s hold without sleeping: age the lock, then refresh as the holder would."""
+    with file_lock(target) as held:
+        old_ns = time.time_ns() - int((STALE_SECONDS + 1) * 1e9)
+        os.utime(held.lock_dir, ns=(old_ns, old_ns))
+        held.mtime_ns = held.lock_dir.stat().st_mtime_ns
+        held.refresh()
+        assert not held.compromised
+        st = held.lock_dir.stat()
+        assert st.st_mtime_ns == held.mtime_ns
+        assert time.time() - st.st_mtime < 5
+        record = json.loads(held.owner_file.read_text())
+        assert record["mtimeNs"] == st.st_mtime_ns  # the record follows the refresh
+        # Another process sees a live, fresh lock.
+        probe = subprocess.run(
+            [sys.executable, "-c", PROBE, str(target)], capture_output=True, text=True, check=True
+        )
+        assert probe.stdout.strip() == "busy"
+    assert not held.lock_dir.exists()
+
+
+def test_without_refresh_an_aged_lock_is_taken_over_by_another_process(target: Path) -> None:
+    with file_lock(target) as held:
+        old_ns = time.time_ns() - int((STALE_SECONDS + 1) * 1e9)
+        os.utime(held.lock_dir, ns=(old_ns, old_ns))
+        probe = subprocess.run(
+            [sys.executable, "-c", PROBE, str(target)], capture_output=True, text=True, check=True
+        )
+        assert probe.stdout.strip() == "acquired"
+        # Our directory is gone (the other process removed it); refresh notices.
+        held.refresh()
+        assert held.compromised
+    assert not lock_dir_for(target).exists()
+
+
+def test_compromised_holder_does_not_remove_the_new_holders_lock(target: Path) -> None:
+    with file_lock(target) as held:
+        os.rmdir(held.lock_dir)
+        os.mkdir(held.lock_dir)  # somebody else's lock now (e.g. a Node peer's)
+        os.utime(held.lock_dir, ns=(held.mtime_ns + 5_000_000, held.mtime_ns + 5_000_000))
+        held.refresh()
+        assert held.compromised
+    assert lock_dir_for(target).is_dir()
+
+
+PROBE = """
+import sys
+from pi_memory.memory.lock import LockBusy, file_lock
+try:
+    with file_lock(sys.argv[1], timeout=0):
+        print("acquired")
+except LockBusy:
+    print("busy")
+"""
+
+
+# ---------------------------------------------------------------- in-process
+
+
+def test_threads_in_one_process_queue_on_the_lock(target: Path) -> None:
+    inside = 0
+    max_inside = 0
+    guard = threading.Lock()
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        nonlocal inside, max_inside
+        try:
+            for _ in range(20):
+                with file_lock(target, timeout=30):
+                    with guard:
+                        inside += 1
+                        max_inside = max(max_inside, inside)
+                    time.sleep(0.0005)
+                    with guard:
+                        inside -= 1
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert max_inside == 1
+    assert not lock_dir_for(target).exists()
