@@ -178,9 +178,8 @@ def test_stale_foreign_lock_is_taken_over_after_30s(target: Path) -> None:
 def test_stale_rule_uses_the_given_stale_seconds(target: Path) -> None:
     lock_dir_for(target).mkdir()
     backdate(lock_dir_for(target), 6)
-    with pytest.raises(LockBusy):
-        with file_lock(target, timeout=0, stale=10):
-            pass
+    with pytest.raises(LockBusy), file_lock(target, timeout=0, stale=10):
+        pass
     with file_lock(target, timeout=0, stale=5):
         pass
 
@@ -454,9 +453,8 @@ def test_timeout_zero_is_a_single_attempt(
 
     monkeypatch.setattr(lockmod.os, "mkdir", counting_mkdir)
     monkeypatch.setattr(lockmod.time, "sleep", recording_sleep)
-    with pytest.raises(LockBusy):
-        with file_lock(target, timeout=0):
-            pass
+    with pytest.raises(LockBusy), file_lock(target, timeout=0):
+        pass
     assert len(attempts) == 1
     assert sleeps == []
 
@@ -474,9 +472,8 @@ def test_bounded_wait_retries_with_backoff_then_raises_busy(
         real_sleep(seconds)
 
     monkeypatch.setattr(lockmod.time, "sleep", recording_sleep)
-    with pytest.raises(LockBusy) as info:
-        with file_lock(target, timeout=0.5):
-            pass
+    with pytest.raises(LockBusy) as info, file_lock(target, timeout=0.5):
+        pass
     assert info.value.path == target
     # proper-lockfile's backoff: 50 ms, x1.5 each retry, capped by the remaining time.
     assert sleeps[:3] == pytest.approx([0.05, 0.075, 0.1125])
