@@ -12,6 +12,8 @@
 //                                               message, a custom entry and a label; prints ids
 //   node pi_session.mjs list <agentDir> <cwd>    with PI_CODING_AGENT_DIR=<agentDir>: list(cwd),
 //                                               listAll(), default dir, continueRecent, findById
+//   node pi_session.mjs behaviours <dir>         edge cases of file handling (lazy write, recovery,
+//                                               invalid files, torn lines...); prints observations
 import fs from "node:fs";
 import path from "node:path";
 
@@ -246,12 +248,201 @@ async function list(agentDir, cwd) {
   };
 }
 
+function lines(file) {
+  if (!fs.existsSync(file)) return null;
+  return fs.readFileSync(file, "utf8").split("\n");
+}
+
+function lastKeys(file) {
+  const all = lines(file).filter((l) => l);
+  return Object.keys(JSON.parse(all[all.length - 1]));
+}
+
+function attempt(fn) {
+  try {
+    return { ok: fn() };
+  } catch (e) {
+    return { error: String(e.message) };
+  }
+}
+
+// Each case writes its own files under <dir>/<case>/ and reports what it saw; the Python test
+// runs the same steps with our SessionManager and expects the same observations.
+function behaviours(dir) {
+  const out = {};
+  const sub = (name) => {
+    const d = path.join(dir, name);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  {
+    const sm = SessionManager.create("/p", sub("lazy"));
+    const f = sm.getSessionFile();
+    sm.appendModelChange("a", "m");
+    sm.appendThinkingLevelChange("off");
+    sm.appendCustomEntry("t", { a: 1 });
+    const before = fs.existsSync(f);
+    sm.appendMessage(user("u"));
+    const afterUser = lines(f).length - 1;
+    sm.appendMessage(assistant("a"));
+    const nameOk = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.jsonl$/.test(path.basename(f));
+    out.lazy = { before, afterUser, afterAssistant: lines(f).length - 1, nameOk };
+  }
+  {
+    const f = path.join(sub("empty"), "s.jsonl");
+    fs.writeFileSync(f, "");
+    const sm = SessionManager.open(f);
+    const recovered = lines(f).length - 1;
+    const sameId = JSON.parse(lines(f)[0]).id === sm.getSessionId();
+    const again = SessionManager.open(f).getSessionId() === sm.getSessionId();
+    sm.appendMessage(user("u"));
+    sm.appendMessage(assistant("a"));
+    const all = lines(f).filter((l) => l);
+    out.empty = {
+      recovered,
+      sameId,
+      again,
+      samePath: sm.getSessionFile() === f,
+      lines: all.length,
+      headers: all.filter((l) => JSON.parse(l).type === "session").length,
+      reopenedEntries: SessionManager.open(f).getEntries().length,
+    };
+  }
+  {
+    const f = path.join(sub("invalid"), "s.jsonl");
+    const body = '{"type":"message","id":"x","parentId":null,"timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"user","content":"hi","timestamp":1}}\n';
+    fs.writeFileSync(f, body);
+    const r = attempt(() => SessionManager.open(f).getSessionId());
+    out.onlyMessage = { threw: "error" in r, unchanged: fs.readFileSync(f, "utf8") === body };
+    const g = path.join(sub("invalid"), "t.jsonl");
+    fs.writeFileSync(g, "not json at all\n");
+    out.notJson = { threw: "error" in attempt(() => SessionManager.open(g)) };
+  }
+  {
+    const f = path.join(sub("missing"), "deep", "named.jsonl");
+    const sm = SessionManager.open(f);
+    sm.appendThinkingLevelChange("off");
+    const before = fs.existsSync(f);
+    sm.appendMessage(user("u"));
+    out.missing = { before, after: fs.existsSync(f), path: sm.getSessionFile() === f };
+  }
+  {
+    const sm = SessionManager.inMemory("/p");
+    const a = sm.appendMessage(user("1"));
+    const b = sm.appendMessage(assistant("2"));
+    const s1 = sm.branchWithSummary(a, "S");
+    const e1 = sm.getEntry(s1);
+    sm.resetLeaf();
+    const s2 = sm.branchWithSummary(null, "R");
+    const e2 = sm.getEntry(s2);
+    out.branchSummary = {
+      fromIsOldLeaf: e1.fromId === b,
+      parent: e1.parentId === a,
+      rootFrom: e2.fromId,
+      rootParent: e2.parentId,
+      leaf: sm.getLeafId() === s2,
+    };
+    const t = attempt(() => sm.branchWithSummary("nonexistent", "S"));
+    out.branchSummaryMissing = t;
+  }
+  {
+    const sm = SessionManager.create("/p", sub("keys"));
+    const f = sm.getSessionFile();
+    const u = sm.appendMessage(user("u"));
+    sm.appendCompaction("S", u, 10);
+    const compaction = lastKeys(f);
+    sm.appendCompaction("S", undefined, 10, { readFiles: [] }, false);
+    const compaction2 = lastKeys(f);
+    const c2 = JSON.parse(lines(f).filter((l) => l).pop());
+    sm.appendLabelChange(u, undefined);
+    const label = lastKeys(f);
+    sm.appendLabelChange(u, "");
+    const emptyLabel = lastKeys(f);
+    sm.appendSessionInfo("  My\r\n name  ");
+    const info = JSON.parse(lines(f).filter((l) => l).pop()).name;
+    sm.appendCustomEntry("t");
+    const custom = lastKeys(f);
+    sm.appendCustomMessageEntry("t", "x", false);
+    const customMessage = lastKeys(f);
+    sm.appendUsage("k", "p", "m", { input: 1 }, "");
+    const usageKeys = lastKeys(f);
+    out.keys = {
+      compaction,
+      compaction2,
+      selfKept: c2.firstKeptEntryId === c2.id,
+      label,
+      emptyLabel,
+      info,
+      name: sm.getSessionName(),
+      custom,
+      customMessage,
+      usageKeys,
+    };
+  }
+  {
+    const f = path.join(sub("torn"), "s.jsonl");
+    const sm = SessionManager.open(f);
+    sm.appendMessage(user("u"));
+    sm.appendMessage(assistant("a"));
+    fs.appendFileSync(f, '{"type":"message","id":"torn00');
+    const sm2 = SessionManager.open(f);
+    const entries = sm2.getEntries().length;
+    sm2.appendCustomEntry("after", { ok: true });
+    const all = lines(f);
+    out.torn = {
+      entries,
+      tornLineKept: all.includes('{"type":"message","id":"torn00'),
+      reopened: SessionManager.open(f).getEntries().map((e) => e.type),
+      endsWithNewline: fs.readFileSync(f, "utf8").endsWith("\n"),
+    };
+  }
+  {
+    const f = path.join(sub("duplicate-header"), "s.jsonl");
+    const h = '{"type":"session","version":3,"id":"dup","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}';
+    const m1 = '{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}';
+    const m2 = '{"type":"message","id":"bbbbbbbb","parentId":"aaaaaaaa","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"user","content":"yo","timestamp":2}}';
+    fs.writeFileSync(f, [h, m1, h, m2, ""].join("\n"));
+    const sm = SessionManager.open(f);
+    out.duplicateHeader = { entries: sm.getEntries().length, leaf: sm.getLeafId(), id: sm.getSessionId() };
+  }
+  {
+    const sm = SessionManager.create("/p", sub("branched"));
+    sm.appendMessage(user("first"));
+    const a = sm.appendMessage(assistant("a"));
+    const oldFile = sm.getSessionFile();
+    const withAssistant = sm.createBranchedSession(a);
+    const header = JSON.parse(lines(withAssistant)[0]);
+    const sm2 = SessionManager.inMemory("/p");
+    sm2.appendThinkingLevelChange("off");
+    const t = sm2.appendCustomEntry("x");
+    const sm3 = SessionManager.create("/p", sub("branched2"));
+    sm3.appendThinkingLevelChange("off");
+    sm3.appendCustomEntry("y");
+    const noConversation = sm3.createBranchedSession(sm3.getLeafId());
+    const existsBefore = fs.existsSync(noConversation);
+    sm3.appendMessage(user("now"));
+    const all = lines(noConversation).filter((l) => l);
+    out.branched = {
+      exists: fs.existsSync(withAssistant),
+      headers: lines(withAssistant).filter((l) => l && JSON.parse(l).type === "session").length,
+      parentIsOld: header.parentSession === oldFile,
+      switched: sm.getSessionFile() === withAssistant,
+      inMemory: sm2.createBranchedSession(t) === undefined,
+      existsBefore,
+      after: all.length,
+      uniqueIds: new Set(all.map((l) => JSON.parse(l).id)).size === all.length,
+    };
+  }
+  return out;
+}
+
 const [cmd, ...args] = process.argv.slice(2);
 let out;
 if (cmd === "scenario") out = scenario(args[0], args[1]);
 else if (cmd === "dump") out = args.map(dump);
 else if (cmd === "append") out = append(args[0]);
 else if (cmd === "list") out = await list(args[0], args[1]);
+else if (cmd === "behaviours") out = behaviours(args[0]);
 else {
   console.error("unknown command " + cmd);
   process.exit(2);
