@@ -66,7 +66,7 @@ def _sub(root: Path, name: str) -> str:
     return str(directory)
 
 
-def python_behaviours(root: Path) -> dict[str, Any]:  # noqa: PLR0915 - one scenario per block, like the .mjs
+def python_behaviours(root: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
 
     sm = SessionManager.create("/p", _sub(root, "lazy"))
