@@ -43,9 +43,7 @@ def test_prompt_snippets_are_upstreams() -> None:
     assert guidance.READ_SNIPPET == "Read the current contents of MEMORY.md or USER.md."
 
 
-@pytest.mark.parametrize(
-    "text", [guidance.ADD_DESCRIPTION, guidance.REPLACE_DESCRIPTION, guidance.READ_DESCRIPTION]
-)
+@pytest.mark.parametrize("text", [guidance.ADD_DESCRIPTION, guidance.REPLACE_DESCRIPTION, guidance.READ_DESCRIPTION])
 def test_descriptions_explain_lengths_and_capacity(text: str) -> None:
     assert "Unicode code points" in text
     assert "capacity" in text

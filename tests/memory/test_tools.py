@@ -319,9 +319,7 @@ def test_missing_and_null_params_become_empty_strings(tmp_path: Path) -> None:
     tools = make_tools(tmp_path)
     assert call(tools, "memory_add", target="memory")["error"] == "Content cannot be empty."
     assert call(tools, "memory_add", target="memory", content=None)["error"] == "Content cannot be empty."
-    assert (
-        call(tools, "memory_replace", target="memory", newContent="x")["error"] == "oldText cannot be empty."
-    )
+    assert call(tools, "memory_replace", target="memory", newContent="x")["error"] == "oldText cannot be empty."
     assert call(tools, "memory_remove", target="memory")["error"] == "oldText cannot be empty."
 
 
@@ -414,9 +412,7 @@ def test_output_schema_covers_success_and_error_shapes(tmp_path: Path) -> None:
     tools = make_tools(tmp_path)
     schema = tools[0].output_schema
     assert schema == OUTPUT_SCHEMA and schema is not OUTPUT_SCHEMA
-    validate(
-        {"success": True, "target": "user", "entries": [], "entryCount": 0, "usage": "0% — 0/1 chars"}, schema
-    )
+    validate({"success": True, "target": "user", "entries": [], "entryCount": 0, "usage": "0% — 0/1 chars"}, schema)
     validate({"success": False, "error": "x", "retryable": True}, schema)
     limit_error = {"type": "output_limit", "message": "m", "limitBytes": 1, "resultBytes": 2}
     validate({"success": False, "error": limit_error}, schema)

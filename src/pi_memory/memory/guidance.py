@@ -56,8 +56,7 @@ Use them for facts that will still matter in later sessions.
 """
 
 _LENGTHS = (
-    "Lengths are counted in Unicode code points; plan against the capacity reported in `usage`, "
-    "not a fixed number."
+    "Lengths are counted in Unicode code points; plan against the capacity reported in `usage`, not a fixed number."
 )
 
 ADD_DESCRIPTION = (

@@ -193,9 +193,7 @@ class _Bounder:
         """
         records: list[Mapping[str, Any]] = out[key]
         totals = {**self.totals, key: len(self.result[key])}
-        longest = max(
-            (len(v) for r in records for k, v in r.items() if k != "id" and isinstance(v, str)), default=0
-        )
+        longest = max((len(v) for r in records for k, v in r.items() if k != "id" and isinstance(v, str)), default=0)
 
         def candidate(count: int, cap: int) -> dict[str, Any]:
             return {**out, key: [_clip_record(record, cap) for record in records[:count]]}

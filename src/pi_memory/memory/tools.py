@@ -131,12 +131,8 @@ class MemoryTool:
         target = params.get("target")
         if not isinstance(target, str):
             got = "nothing" if target is None else f"a value of type {type(target).__name__}"
-            return tool_result(
-                {"success": False, "error": f"Invalid target: expected 'memory' or 'user', got {got}."}
-            )
-        args = {
-            name: _as_text(params.get(name)) for name in self.parameters["properties"] if name != "target"
-        }
+            return tool_result({"success": False, "error": f"Invalid target: expected 'memory' or 'user', got {got}."})
+        args = {name: _as_text(params.get(name)) for name in self.parameters["properties"] if name != "target"}
         result = await asyncio.to_thread(self._run, self.store, target, args)
         return tool_result(result, next_step=_next_step(self.name, result, target))
 
