@@ -42,10 +42,10 @@ DirOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 MemoryLimitOption = Annotated[
-    int | None, typer.Option("--memory-limit", min=1, help="Char budget of MEMORY.md [default: 2200].")
+    int | None, typer.Option("--memory-limit", min=1, help="Char budget of MEMORY.md (default 2200).")
 ]
 UserLimitOption = Annotated[
-    int | None, typer.Option("--user-limit", min=1, help="Char budget of USER.md [default: 1375].")
+    int | None, typer.Option("--user-limit", min=1, help="Char budget of USER.md (default 1375).")
 ]
 
 
