@@ -1,0 +1,194 @@
+"""Reference §7 "Loading and migration" (44–55), §6 fixtures, and "Listing" (56–57)."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from session_builders import asst
+
+from pi_memory.session import SessionError, SessionManager, jsjson, load_records
+from pi_memory.session.listing import find_most_recent_session
+
+# the shared folder sits next to the repository: ../shared/fixtures/pi-sessions
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi-sessions"
+
+HEADER = '{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}'
+MESSAGE = (
+    '{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z",'
+    '"message":{"role":"user","content":"hi","timestamp":1}}'
+)
+
+
+@pytest.mark.parametrize("content", [None, "", MESSAGE + "\n", "not json\n"])
+def test_44_files_that_are_not_sessions(tmp_path: Path, content: str | None) -> None:
+    path = tmp_path / "s.jsonl"
+    if content is not None:
+        path.write_text(content)
+    assert not load_records(str(path)).valid
+
+
+def test_44b_valid_and_malformed_middle(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(HEADER + "\n" + MESSAGE + "\n")
+    assert len(load_records(str(path)).records) == 2
+    path.write_text(HEADER + "\n{broken\n" + MESSAGE + "\n")
+    loaded = load_records(str(path))
+    assert len(loaded.records) == 2 and [d.line for d in loaded.damaged] == [2]
+
+
+def test_45_most_recent(tmp_path: Path) -> None:
+    assert find_most_recent_session(str(tmp_path / "missing")) is None
+    assert find_most_recent_session(str(tmp_path)) is None
+    (tmp_path / "notes.txt").write_text(HEADER)
+    (tmp_path / "bad.jsonl").write_text(MESSAGE + "\n")
+    assert find_most_recent_session(str(tmp_path)) is None
+    old, new = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    old.write_text(HEADER + "\n")
+    new.write_text(HEADER + "\n")
+    now = time.time()
+    os.utime(old, (now, now))
+    os.utime(new, (now - 100, now - 100))
+    assert find_most_recent_session(str(tmp_path)) == str(old)
+
+
+def test_46_48_empty_file_recovery(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text("")
+    sm = SessionManager.open(str(path))
+    lines = path.read_text().split("\n")
+    assert len(lines) == 2 and json.loads(lines[0])["id"] == sm.get_session_id()
+    assert sm.get_session_file() == str(path)
+    assert SessionManager.open(str(path)).get_session_id() == sm.get_session_id()
+
+
+def test_47_a_file_that_is_not_a_session_is_refused_not_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(MESSAGE + "\n")
+    with pytest.raises(SessionError, match="not a valid pi session"):
+        SessionManager.open(str(path))
+    assert path.read_text() == MESSAGE + "\n"  # pi 1.6.0 refuses too (older pi truncated it)
+
+
+def test_49_duplicate_headers_are_tolerated(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    second = MESSAGE.replace("aaaaaaaa", "bbbbbbbb").replace('"parentId":null', '"parentId":"aaaaaaaa"')
+    path.write_text("\n".join([HEADER, MESSAGE, HEADER, second, ""]))
+    sm = SessionManager.open(str(path))
+    assert [e["id"] for e in sm.get_entries()] == ["aaaaaaaa", "bbbbbbbb"]
+    assert sm.get_leaf_id() == "bbbbbbbb"
+
+
+def test_50_51_52_migrations(tmp_path: Path) -> None:
+    v1 = tmp_path / "v1.jsonl"
+    v1.write_text(
+        '{"type":"session","id":"v1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}\n'
+        '{"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"a","timestamp":1}}\n'
+        '{"type":"message","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"user","content":"b","timestamp":2}}\n'
+    )
+    sm = SessionManager.open(str(v1))
+    header = sm.get_header()
+    assert header is not None and list(header)[-1] == "version" and header["version"] == 3
+    entries = sm.get_entries()
+    assert all(len(e["id"]) == 8 for e in entries)
+    assert [e["parentId"] for e in entries] == [None, entries[0]["id"]]
+    assert list(entries[0]) == ["type", "timestamp", "message", "id", "parentId"]
+    assert v1.read_text().split("\n")[0].endswith('"version":3}')
+
+    v2 = tmp_path / "v2.jsonl"
+    v2.write_text(
+        '{"type":"session","version":2,"id":"v2","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}\n'
+        '{"type":"message","id":"abc12345","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z",'
+        '"message":{"role":"hookMessage","customType":"h","content":"x","display":true,"timestamp":1}}\n'
+        '{"type":"message","id":"def67890","parentId":"abc12345","timestamp":"2025-01-01T00:00:02.000Z",'
+        '"message":{"role":"user","content":"y","timestamp":2}}\n'
+    )
+    sm = SessionManager.open(str(v2))
+    assert [e["id"] for e in sm.get_entries()] == ["abc12345", "def67890"]
+    assert sm.get_entries()[0]["message"]["role"] == "custom"
+    assert (sm.get_header() or {})["version"] == 3
+    assert '"role":"custom"' in v2.read_text()
+
+
+def _copy_fixture(name: str, tmp_path: Path) -> Path:
+    target = tmp_path / name
+    shutil.copyfile(FIXTURES / name, target)
+    return target
+
+
+@pytest.mark.parametrize("name", ["v1-large-session.jsonl", "v1-before-compaction.jsonl"])
+def test_10_fixtures_reserialize_byte_for_byte(name: str) -> None:
+    data = (FIXTURES / name).read_bytes()
+    loaded = load_records(str(FIXTURES / name))
+    assert loaded.damaged == []
+    assert "".join(jsjson.dumps(r) + "\n" for r in loaded.records).encode("utf-8") == data
+
+
+def test_53_54_large_session(tmp_path: Path) -> None:
+    path = _copy_fixture("v1-large-session.jsonl", tmp_path)
+    sm = SessionManager.open(str(path))
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert len(lines) - 1 == 1019 and lines[0].endswith('"version":3}')
+    entries = sm.get_entries()
+    assert len(entries) == 1018
+    assert all(e["parentId"] == (entries[i - 1]["id"] if i else None) for i, e in enumerate(entries))
+    assert all(list(e)[-2:] == ["id", "parentId"] for e in entries)
+    ctx = sm.build_session_context()
+    assert collections.Counter(m["role"] for m in ctx.messages) == {"user": 88, "assistant": 453, "toolResult": 373}
+    assert ctx.thinking_level == "off"
+    assert ctx.model == {"provider": "anthropic", "modelId": "claude-sonnet-4-5"}
+    # the migrated file reads back identically and re-serializes to its own bytes
+    again = SessionManager.open(str(path))
+    assert [e["id"] for e in again.get_entries()] == [e["id"] for e in entries]
+    assert "".join(jsjson.dumps(r) + "\n" for r in [again.get_header(), *again.get_entries()]) == path.read_text(
+        encoding="utf-8"
+    )
+
+
+def test_55_before_compaction(tmp_path: Path) -> None:
+    path = _copy_fixture("v1-before-compaction.jsonl", tmp_path)
+    sm = SessionManager.open(str(path))
+    assert len(path.read_text(encoding="utf-8").split("\n")) - 1 == 1003
+    entries = sm.get_entries()
+    compactions = [e for e in entries if e["type"] == "compaction"]
+    assert [list(c) for c in compactions] == [
+        ["type", "timestamp", "summary", "tokensBefore", "id", "parentId", "firstKeptEntryId"]
+    ] * 2
+    by_id = {e["id"]: i for i, e in enumerate(entries)}
+    # firstKeptEntryIndex counted the header as line 0: file lines 294 and 552 (1-based)
+    assert [by_id[c["firstKeptEntryId"]] + 2 for c in compactions] == [294, 552]
+    ctx = sm.build_session_context()
+    assert len(ctx.messages) == 446 and ctx.messages[0]["role"] == "compactionSummary"
+    assert collections.Counter(m["role"] for m in ctx.messages[1:]) == {
+        "user": 31,
+        "assistant": 219,
+        "toolResult": 192,
+        "bashExecution": 3,
+    }
+    assert ctx.model == {"provider": "anthropic", "modelId": "claude-opus-4-5"} and ctx.thinking_level == "off"
+
+
+def test_56_57_listing(tmp_path: Path) -> None:
+    directory = str(tmp_path / "sessions")
+    sm = SessionManager.create("/p", directory)
+    sm.append_message(
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "first q"}, {"type": "text", "text": "part2"}],
+            "timestamp": 1_700_000_000_000,
+        }
+    )
+    last = asst("answer")
+    last["timestamp"] = 1_700_000_005_000
+    sm.append_message(last)
+    sm.append_session_info("Named")
+    [info] = SessionManager.list("/p", directory)
+    assert info.modified_ms == 1_700_000_005_000
+    assert info.first_message == "first q part2" and info.name == "Named" and info.message_count == 2
+    assert info.all_messages_text == "first q part2 answer"
+    assert info.id == sm.get_session_id() and info.path == sm.get_session_file()
