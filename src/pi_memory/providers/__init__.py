@@ -1,0 +1,76 @@
+"""LLM providers: pi-ai's streaming model in Python.
+
+A provider turns a :class:`Context` (system prompt, pi messages, tools) into a stream of pi's
+assistant-message events ending in ``done`` or ``error``; the final message is a plain dict in
+pi's exact shape, ready to be written to a session file. Providers never raise for anything the
+network or the model does. See ``docs/providers.md``.
+
+>>> import asyncio
+>>> from pi_memory.providers import Context, ScriptedProvider, scripted_model
+>>> reply = asyncio.run(ScriptedProvider(["Hello!"]).complete(scripted_model(), Context(messages=[])))
+>>> reply["content"], reply["stopReason"]
+([{'type': 'text', 'text': 'Hello!'}], 'stop')
+"""
+
+from __future__ import annotations
+
+from .anthropic_msgs import ANTHROPIC_MESSAGES_API, AnthropicMessagesProvider
+from .base import ABORTED_MESSAGE, BaseProvider, MessageBuilder, Provider, ProviderError, complete
+from .convert import prepare_messages, system_prompt_text
+from .openai_compat import OPENAI_COMPLETIONS_API, OpenAICompletionsProvider
+from .overflow import is_context_overflow
+from .registry import (
+    ModelNotFoundError,
+    ModelRegistry,
+    ProviderConfig,
+    clear_command_cache,
+    parse_model_ref,
+    resolve_config_value,
+)
+from .scripted import SCRIPTED_API, Reply, ScriptedProvider, scripted_model
+from .types import (
+    AssistantMessage,
+    AssistantMessageEvent,
+    Context,
+    Model,
+    ModelCost,
+    StreamOptions,
+    ThinkingLevel,
+    Tool,
+    Usage,
+)
+
+__all__ = [
+    "ABORTED_MESSAGE",
+    "ANTHROPIC_MESSAGES_API",
+    "OPENAI_COMPLETIONS_API",
+    "SCRIPTED_API",
+    "AnthropicMessagesProvider",
+    "AssistantMessage",
+    "AssistantMessageEvent",
+    "BaseProvider",
+    "Context",
+    "MessageBuilder",
+    "Model",
+    "ModelCost",
+    "ModelNotFoundError",
+    "ModelRegistry",
+    "OpenAICompletionsProvider",
+    "Provider",
+    "ProviderConfig",
+    "ProviderError",
+    "Reply",
+    "ScriptedProvider",
+    "StreamOptions",
+    "ThinkingLevel",
+    "Tool",
+    "Usage",
+    "clear_command_cache",
+    "complete",
+    "is_context_overflow",
+    "parse_model_ref",
+    "prepare_messages",
+    "resolve_config_value",
+    "scripted_model",
+    "system_prompt_text",
+]

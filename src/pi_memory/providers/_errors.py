@@ -1,0 +1,67 @@
+"""Turn whatever a provider call raised into the one-line ``errorMessage`` pi records.
+
+The text has to serve two readers: a person (what went wrong, what to change) and
+:func:`is_context_overflow` (the server's own wording must survive, status first).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+_MAX = 4000
+
+
+class ProviderError(Exception):
+    """A failure a provider detected itself (bad stop reason, missing finish_reason, ...)."""
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX else f"{text[:_MAX]}... [truncated {len(text) - _MAX} chars]"
+
+
+def _http_text(status: int, body: Any) -> str:
+    if body is None or body == "" or body == {}:
+        return f"{status} status code (no body)"
+    if isinstance(body, dict):
+        nested = body.get("error")
+        inner: dict[str, Any] = nested if isinstance(nested, dict) else body
+        message = inner.get("message")
+        if isinstance(message, str) and message:
+            label = inner.get("type")
+            code = inner.get("code")
+            text = f"{status} {label}: {message}" if isinstance(label, str) and label else f"{status}: {message}"
+            if isinstance(code, str) and code and code not in text:
+                text += f" [{code}]"
+            return text
+        return f"{status}: {json.dumps(body, ensure_ascii=False)}"
+    return f"{status}: {body}"
+
+
+def _cause_detail(exc: BaseException) -> str | None:
+    deepest: BaseException | None = None
+    current = exc.__cause__ or exc.__context__
+    for _ in range(5):
+        if current is None:
+            break
+        deepest = current
+        current = current.__cause__ or current.__context__
+    if deepest is None:
+        return None
+    return str(deepest).strip() or type(deepest).__name__
+
+
+def describe_error(exc: BaseException) -> str:
+    """``errorMessage`` text for an exception raised while talking to a provider."""
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return _clip(_http_text(status, getattr(exc, "body", None)))
+    if isinstance(exc, ProviderError):
+        return _clip(str(exc))
+    if isinstance(exc, json.JSONDecodeError):
+        return _clip(f"Malformed JSON from provider: {exc}")
+    message = str(exc).strip().rstrip(".") or type(exc).__name__
+    detail = _cause_detail(exc)
+    if detail and detail not in message:
+        message = f"{message}: {detail}"
+    return _clip(message)
