@@ -1,0 +1,289 @@
+"""Properties of the `§` entry format, drift detection and delimiter refusal (hypothesis).
+
+The oracles here are written independently of ``entries.py``: their own
+whitespace set (JavaScript's ``trim``), their own split and their own
+definition of "round-trips":
+
+    A file round-trips when rewriting it through the tools (split on the exact
+    delimiter, trim pieces, drop empty ones, join) keeps every non-whitespace
+    character, and every entry is one the tools themselves could have written:
+    it fits the budget (a larger one can only be free text appended by hand)
+    and it cannot fuse with a neighbouring delimiter (so it keeps its
+    boundaries whatever is added or rewritten next to it). Whitespace around
+    entries is cosmetic (hermes-agent #61523).
+
+Drift must be reported exactly when a file does not round-trip.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import strategies as st
+
+from pi_memory.memory import MemoryStore
+from pi_memory.memory.entries import drift_reason, parse_entries, serialize_entries
+
+DELIM = "\n§\n"
+# JavaScript's WhiteSpace + LineTerminator (what String.prototype.trim removes), spelled out
+# as ranges here; NEL (U+0085) and the C0 separators are *not* JS whitespace.
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_EDGES = re.compile(f"^[{_JS_SPACE}]+|[{_JS_SPACE}]+$")
+_ANY_SPACE = re.compile(f"[{_JS_SPACE}]")
+
+
+def trim(text: str) -> str:
+    return _EDGES.sub("", text)
+
+
+def bears_delimiter(content: str) -> bool:
+    """The four shapes that cannot survive as one entry next to a neighbour."""
+    return DELIM in content or content.startswith("§\n") or content.endswith("\n§") or content == "§"
+
+
+def first_occurrences(entries: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for entry in entries:
+        if entry not in seen:
+            seen.add(entry)
+            out.append(entry)
+    return out
+
+
+def oracle_entries(raw: str) -> list[str]:
+    return [piece for piece in (trim(p) for p in raw.split(DELIM)) if piece]
+
+
+def round_trips(raw: str, limit: int) -> bool:
+    if not trim(raw):
+        return True
+    entries = oracle_entries(raw)
+    rewritten = DELIM.join(entries)
+    keeps_text = _ANY_SPACE.sub("", rewritten) == _ANY_SPACE.sub("", raw)
+    keeps_boundaries = oracle_entries(rewritten) == entries
+    writable = all(len(e) <= limit and not bears_delimiter(e) for e in entries)
+    return keeps_text and keeps_boundaries and writable
+
+
+# ---------------------------------------------------------------- strategies
+
+# Small alphabet, dense in the characters that matter: the section sign, line breaks,
+# JS whitespace, non-JS "spaces", a BOM, non-ASCII letters and an astral emoji.
+ALPHABET = st.sampled_from(
+    ["a", "b", "z", "§", "\n", "\r", " ", "\t", "\u00a0", "\u2003", "\ufeff", "\x85", "\x1c", "é", "🦀", "-"]
+)
+raw_chars = st.text(ALPHABET, max_size=40)
+
+entry_text = (
+    st.text(ALPHABET, min_size=1, max_size=24).map(trim).filter(lambda e: bool(e) and not bears_delimiter(e))
+)
+entry_lists = st.lists(entry_text, max_size=8)
+
+WHITESPACE_PADS = st.sampled_from(["", " ", "  ", "\t", "\n", "\n\n", "\r", " \n \n", "\u00a0", "\ufeff"])
+
+
+@st.composite
+def built_files(draw: st.DrawFn) -> str:
+    """Files assembled from entries, blank pieces, padding, stray delimiters and CRLF."""
+    parts = draw(
+        st.lists(
+            st.one_of(
+                entry_text,
+                st.sampled_from(["", " ", "\n", "\r", "\t \t"]),  # blank pieces
+                st.tuples(WHITESPACE_PADS, entry_text, WHITESPACE_PADS).map("".join),
+                st.tuples(entry_text, st.sampled_from(["\r\n", "\n", " "]), entry_text).map("".join),
+                st.sampled_from(["a\n§ ", " §\nb", "§", " § ", "a\r\n§\r\nb", "x\n§"]),  # edge shapes
+                raw_chars,
+            ),
+            min_size=1,
+            max_size=7,
+        )
+    )
+    text = DELIM.join(parts)
+    return draw(WHITESPACE_PADS) + text + draw(st.sampled_from(["", "\n", DELIM, "\n§", " \n"]))
+
+
+@st.composite
+def cosmetic_files(draw: st.DrawFn) -> tuple[list[str], str]:
+    """Clean entries (possibly multi-line with CRLF inside), laid out with cosmetic whitespace only."""
+    lines = st.lists(entry_text, min_size=1, max_size=3)
+    entries = draw(
+        st.lists(
+            st.tuples(lines, st.sampled_from(["\n", "\r\n"])).map(lambda t: t[1].join(t[0])).map(trim),
+            min_size=1,
+            max_size=6,
+        ).filter(lambda es: all(e and not bears_delimiter(e) for e in es))
+    )
+    pieces = []
+    for entry in entries:
+        indent = draw(st.sampled_from(["", " ", "    ", "\t", "\u3000"]))
+        before = draw(st.sampled_from(["", "\n", "\n\n", "\r\n", " \n"]))  # blank lines after §
+        after = draw(st.sampled_from(["", " ", "\n", "\n\n", "\r", "\r\n", "\t\n"]))  # blank lines before §
+        pieces.append(before + indent + entry + after)
+    text = DELIM.join(pieces)
+    lead = draw(st.sampled_from(["", "\ufeff", "\n", "  "]))
+    tail = draw(st.sampled_from(["", "\n", "\r\n", "\n\n"]))
+    return entries, lead + text + tail
+
+
+PROPERTY = settings(max_examples=400, deadline=None)
+STORE_PROPERTY = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
+
+
+# ---------------------------------------------------------------- parse / serialize
+
+
+@PROPERTY
+@given(entry_lists)
+def test_parse_of_serialize_gives_the_entries_back_deduplicated(entries: list[str]) -> None:
+    text = serialize_entries(entries)
+    assert not text.endswith("\n")
+    assert parse_entries(text) == first_occurrences(entries)
+
+
+@PROPERTY
+@given(entry_lists)
+def test_parse_serialize_is_idempotent(entries: list[str]) -> None:
+    once = serialize_entries(parse_entries(serialize_entries(entries)))
+    twice = serialize_entries(parse_entries(once))
+    assert once == twice == serialize_entries(first_occurrences(entries))
+    assert drift_reason(once, 10_000) is None
+
+
+@PROPERTY
+@given(st.one_of(raw_chars, built_files()))
+@example("a\n§ \n§\nb")  # trimming exposes a trailing "\n§"
+@example("a\n§\n §\nb")  # ...or a leading "§\n"
+def test_serialize_parse_reparses_to_same_list(raw: str) -> None:
+    """Any text the tools would write over (no drift) keeps its entries through a rewrite.
+
+    (For a drifted file the store refuses to write, so there is nothing to keep.)
+    """
+    assume(drift_reason(raw, 10_000) is None)
+    entries = parse_entries(raw)
+    assert parse_entries(serialize_entries(entries)) == entries
+
+
+def test_rewrite_that_would_move_entry_boundaries_is_drift() -> None:
+    """Concrete case of the property above: the space after the first § hides a trailing "\\n§"."""
+    raw = "a\n§ \n§\nb"
+    assert parse_entries(raw) == ["a\n§", "b"]
+    assert parse_entries(serialize_entries(parse_entries(raw))) == ["a", "§\nb"]  # boundaries moved
+    assert drift_reason(raw, 10_000) is not None
+
+
+# ---------------------------------------------------------------- drift oracle
+
+
+@PROPERTY
+@given(st.one_of(built_files(), raw_chars), st.sampled_from([3, 8, 40, 10_000]))
+@example("one\n§\ntwo\n§\n", 10_000)  # trailing delimiter
+@example("one\n§\n\n§\ntwo", 10_000)  # empty entry
+@example("one\n\n§\ntwo", 10_000)  # blank line before § (hermes #61523): cosmetic
+@example("one\n§\n  two", 10_000)  # indentation: cosmetic
+@example("a\r\n§\r\nb", 10_000)  # CRLF file: one entry
+@example("x" * 41, 40)  # one entry over the budget
+@example("\n§\n", 10_000)
+@example("a\n§ \n§\nb", 10_000)
+@example("a\n§ ", 10_000)  # alone it survives, but the next add would split it
+def test_drift_exactly_when_the_file_does_not_round_trip(raw: str, limit: int) -> None:
+    expected = not round_trips(raw, limit)
+    reason = drift_reason(raw, limit)
+    assert (reason is not None) == expected, f"drift_reason={reason!r} for {raw!r} (limit {limit})"
+
+
+@PROPERTY
+@given(cosmetic_files())
+@example((["a", "b"], "a\n\n§\nb"))
+@example((["line one\r\nline two", "b"], "line one\r\nline two\r\n§\n  b\n"))
+def test_cosmetic_whitespace_never_drifts(case: tuple[list[str], str]) -> None:
+    entries, raw = case
+    assert drift_reason(raw, 10_000) is None
+    assert parse_entries(raw) == first_occurrences(entries)
+
+
+@STORE_PROPERTY
+@given(cosmetic_files())
+def test_store_edits_a_cosmetically_spaced_file_instead_of_refusing(case: tuple[list[str], str]) -> None:
+    entries, raw = case
+    live = first_occurrences(entries)
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        (directory / "MEMORY.md").write_text(raw, newline="")
+        store = MemoryStore(directory, memory_char_limit=100_000)
+        result = store.replace("memory", live[0], "replacement entry")
+        assert result["success"], result
+        expected = first_occurrences(["replacement entry", *live[1:]])
+        on_disk = (directory / "MEMORY.md").read_bytes().decode("utf-8")
+        assert on_disk == DELIM.join(expected)  # normalised, nothing lost
+        assert sorted(p.name for p in directory.iterdir()) == ["MEMORY.md"]  # no .bak, no lock
+
+
+# ---------------------------------------------------------------- delimiter-bearing content
+
+
+@st.composite
+def delimiter_bearing(draw: st.DrawFn) -> str:
+    text = st.text(ALPHABET, max_size=12)
+    shape = draw(st.sampled_from(["inside", "starts", "ends", "alone", "padded-alone"]))
+    if shape == "inside":
+        content = draw(text) + DELIM + draw(text)
+    elif shape == "starts":
+        content = "§\n" + draw(text)
+    elif shape == "ends":
+        content = draw(text) + "\n§"
+    elif shape == "alone":
+        content = "§"
+    else:
+        content = draw(WHITESPACE_PADS) + "§" + draw(WHITESPACE_PADS)
+    return draw(WHITESPACE_PADS) + content + draw(WHITESPACE_PADS)
+
+
+SEED = "alpha fact\n§\nbeta fact"
+
+
+def _assert_refused(result: dict, field: str) -> None:
+    assert result["success"] is False
+    assert "delimiter" in result["error"], result["error"]
+    assert field in result["error"]
+
+
+@STORE_PROPERTY
+@given(delimiter_bearing())
+def test_delimiter_bearing_content_is_always_refused_and_the_file_is_unchanged(content: str) -> None:
+    assert bears_delimiter(trim(content))
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        path = directory / "MEMORY.md"
+        path.write_text(SEED)
+        store = MemoryStore(directory)
+        _assert_refused(store.add("memory", content), "Content")
+        _assert_refused(store.replace("memory", "alpha", content), "newContent")
+        _assert_refused(store.add("user", content), "Content")
+        assert path.read_text() == SEED
+        assert sorted(p.name for p in directory.iterdir()) == ["MEMORY.md"]  # no USER.md, no lock
+        assert store.read("memory")["entries"] == ["alpha fact", "beta fact"]
+
+
+VISIBLE = st.sampled_from(["a", "b", "§", "\n", " ", "é", "-", "\r"])
+
+
+@STORE_PROPERTY
+@given(st.text(VISIBLE, min_size=1, max_size=20).map(trim).filter(lambda e: "§" in e and not bears_delimiter(e)))
+def test_content_with_a_harmless_section_sign_is_accepted_and_round_trips(content: str) -> None:
+    """The refusal is exact: a `§` that can't fuse with a delimiter is ordinary text."""
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        (directory / "MEMORY.md").write_text(SEED)
+        store = MemoryStore(directory, memory_char_limit=100_000)
+        result = store.add("memory", content)
+        assert result["success"], result
+        fresh = MemoryStore(directory, memory_char_limit=100_000)
+        fresh.load_from_disk()
+        assert fresh.get_entries("memory") == first_occurrences(["alpha fact", "beta fact", content])
