@@ -1,7 +1,28 @@
 """pi-memory for Python: persistent, curated memory for LLM agents."""
 
-from pi_memory.memory import ENTRY_DELIMITER, TARGETS, FileBackend, MemoryStore, default_memory_dir
+from pi_memory.memory import (
+    ENTRY_DELIMITER,
+    MEMORY_GUIDANCE,
+    TARGETS,
+    FileBackend,
+    MemoryStore,
+    MemoryTools,
+    ToolResult,
+    create_memory_tools,
+    default_memory_dir,
+)
 
 __version__ = "0.1.0"
 
-__all__ = ["ENTRY_DELIMITER", "TARGETS", "FileBackend", "MemoryStore", "__version__", "default_memory_dir"]
+__all__ = [
+    "ENTRY_DELIMITER",
+    "MEMORY_GUIDANCE",
+    "TARGETS",
+    "FileBackend",
+    "MemoryStore",
+    "MemoryTools",
+    "ToolResult",
+    "__version__",
+    "create_memory_tools",
+    "default_memory_dir",
+]

@@ -84,8 +84,12 @@ def drift_reason(raw: str, char_limit: int) -> str | None:
     if not js_trim(raw):
         return None
     entries = split_entries(raw)
-    if _without_whitespace(raw) != _without_whitespace(serialize_entries(entries)):
+    rewritten = serialize_entries(entries)
+    if _without_whitespace(raw) != _without_whitespace(rewritten):
         return "empty entry or stray delimiter"
+    if split_entries(rewritten) != entries:
+        # Trimming exposed a `§` line at an entry's edge that would fuse with a delimiter.
+        return "a '§' line at the edge of an entry would move entry boundaries"
     for entry in entries:
         if len(entry) > char_limit:
             return f"an entry of {len(entry):,} chars is longer than the {char_limit:,}-char limit"

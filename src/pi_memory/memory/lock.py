@@ -10,17 +10,24 @@ Additions that stay invisible to Node:
 
 * an in-process ``threading.Lock`` per path, so threads (and ``asyncio`` tasks
   running the store in worker threads) queue in memory instead of polling;
-* an owner record *beside* the lock directory (``<file>.lock.owner``; never
-  inside it, because proper-lockfile removes stale locks with ``rmdir``). When
-  the holder was one of our processes on this host and is dead, its lock is
-  taken over at once instead of after 30 s. The record names the directory's
-  inode and the exact mtime we last set, so a record left behind by a crash
-  can never be mistaken for the owner of somebody else's newer lock.
+* an owner record *beside* the lock directory (``<file>.lock.owner.<inode>``;
+  never inside it, because proper-lockfile removes stale locks with ``rmdir``).
+  When the holder was one of our processes on this host and is dead, its lock
+  is taken over at once instead of after 30 s. The record is named after the
+  directory's inode and holds the exact mtime we set, so a record left behind
+  by a crash can never be mistaken for the owner of somebody else's newer lock.
+* atomic publication: the lock directory is made under a private name, stamped,
+  recorded, and only then renamed to ``<file>.lock`` with ``renameat2``'s
+  ``RENAME_NOREPLACE`` — so there is no moment at which our lock exists without
+  its record, and a holder killed at any instant is recognised as dead. Where
+  ``renameat2`` is unavailable the lock falls back to a plain ``mkdir``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import errno
 import json
 import os
@@ -52,6 +59,40 @@ class LockCompromised(Exception):
     """Our lock directory was removed or modified by someone else while held."""
 
 
+_ORPHAN_AGE = 60.0
+_AT_FDCWD = -100
+_RENAME_NOREPLACE = 1
+
+
+def _load_renameat2() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        func = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+    func.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    func.restype = ctypes.c_int
+    return func
+
+
+_renameat2 = _load_renameat2()
+
+
+def _publish(private: Path, public: Path) -> bool | None:
+    """Rename ``private`` to ``public`` unless it exists: True done, False taken, None unsupported."""
+    if _renameat2 is None:
+        return None
+    rc = _renameat2(_AT_FDCWD, os.fsencode(private), _AT_FDCWD, os.fsencode(public), _RENAME_NOREPLACE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EEXIST, errno.ENOTEMPTY):
+        return False
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return None
+    raise OSError(err, os.strerror(err), str(public))
+
+
 _process_locks: dict[str, threading.Lock] = {}
 _process_locks_guard = threading.Lock()
 
@@ -64,14 +105,20 @@ def _thread_lock_for(key: str) -> threading.Lock:
         return lock
 
 
-def _process_start_ticks(pid: int) -> str | None:
-    """The kernel start time of ``pid`` (guards against PID reuse), if known."""
+def _proc_stat(pid: int) -> list[str] | None:
+    """Fields 3.. of ``/proc/<pid>/stat`` (state first), or None where there is no procfs."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    # Field 22; the command name in field 2 may contain spaces, so split after ')'.
-    return stat.rsplit(")", 1)[1].split()[19]
+    # The command name in field 2 may contain spaces and parentheses: split after the last ')'.
+    return stat.rsplit(")", 1)[1].split()
+
+
+def _process_start_ticks(pid: int) -> str | None:
+    """The kernel start time of ``pid`` (field 22; guards against PID reuse), if known."""
+    fields = _proc_stat(pid)
+    return fields[19] if fields else None
 
 
 def _pid_alive(pid: int, start_ticks: str | None) -> bool:
@@ -81,11 +128,12 @@ def _pid_alive(pid: int, start_ticks: str | None) -> bool:
         return False
     except PermissionError:
         return True
-    if start_ticks is not None:
-        current = _process_start_ticks(pid)
-        if current is not None and current != start_ticks:
-            return False  # the PID was reused by another process
-    return True
+    fields = _proc_stat(pid)
+    if fields is None:
+        return True
+    if fields[0] in ("Z", "X"):
+        return False  # killed but not yet reaped by its parent
+    return start_ticks is None or fields[19] == start_ticks  # else the PID was reused
 
 
 @dataclass
@@ -151,6 +199,11 @@ class _Refresher:
 _refresher = _Refresher()
 
 
+def owner_record_path(lock_dir: Path, inode: int) -> Path:
+    """``<file>.lock.owner.<inode>``: the record of the holder of lock directory ``inode``."""
+    return lock_dir.with_name(f"{lock_dir.name}.owner.{inode}")
+
+
 def _write_owner(held: HeldLock) -> None:
     record = {
         "pid": os.getpid(),
@@ -165,11 +218,10 @@ def _write_owner(held: HeldLock) -> None:
     os.replace(tmp, held.owner_file)
 
 
-def _owner_is_dead(lock_dir: Path, owner_file: Path) -> bool:
-    """True only when the owner record provably belongs to this lock and its process is gone."""
+def _owner_is_dead(lock_dir: Path, st: os.stat_result) -> bool:
+    """True only when the record provably belongs to this lock dir and its process is gone."""
     try:
-        record = json.loads(owner_file.read_text())
-        st = lock_dir.stat()
+        record = json.loads(owner_record_path(lock_dir, st.st_ino).read_text())
     except (OSError, ValueError):
         return False
     if not isinstance(record, dict) or record.get("host") != socket.gethostname():
@@ -182,14 +234,14 @@ def _owner_is_dead(lock_dir: Path, owner_file: Path) -> bool:
     return not _pid_alive(pid, record.get("start"))
 
 
-def _remove_if_abandoned(lock_dir: Path, owner_file: Path, stale: float) -> bool:
-    """Remove ``lock_dir`` when it is stale or its owner is dead; True if removed."""
+def _remove_if_abandoned(lock_dir: Path, stale: float) -> bool:
+    """Remove ``lock_dir`` when it is stale or its owner is dead; True if it is gone."""
     try:
         st = lock_dir.stat()
     except FileNotFoundError:
         return True
     stale_by_age = st.st_mtime < time.time() - stale
-    if not stale_by_age and not _owner_is_dead(lock_dir, owner_file):
+    if not stale_by_age and not _owner_is_dead(lock_dir, st):
         return False
     try:
         os.rmdir(lock_dir)
@@ -200,8 +252,23 @@ def _remove_if_abandoned(lock_dir: Path, owner_file: Path, stale: float) -> bool
             return False
         raise
     with contextlib.suppress(OSError):
-        owner_file.unlink()
+        owner_record_path(lock_dir, st.st_ino).unlink()
     return True
+
+
+def _remove_debris(lock_dir: Path, keep: Path) -> None:
+    """Delete records, private dirs and temp records older than a minute (crash leftovers)."""
+    cutoff = time.time() - _ORPHAN_AGE
+    for pattern in (f"{lock_dir.name}.*", f".{lock_dir.name}.owner.*.tmp"):
+        for path in lock_dir.parent.glob(pattern):
+            if path == keep:
+                continue
+            with contextlib.suppress(OSError):
+                if path.lstat().st_mtime < cutoff:
+                    if path.is_dir():
+                        os.rmdir(path)
+                    else:
+                        path.unlink()
 
 
 def lock_dir_for(target: Path) -> Path:
@@ -220,11 +287,10 @@ def file_lock(
 
     Waits up to ``timeout`` seconds (0 means one attempt, as dreaming uses) with
     proper-lockfile's backoff (50 ms, ×1.5, at most 500 ms), then raises
-    :class:`LockBusy`. ``target`` itself need not exist.
+    :class:`LockBusy`. ``target`` itself need not exist; its directory must.
     """
     target = Path(target)
     lock_dir = lock_dir_for(target)
-    owner_file = lock_dir.with_name(lock_dir.name + ".owner")
     started = time.monotonic()
     deadline = started + max(timeout, 0.0)
     thread_lock = _thread_lock_for(str(lock_dir))
@@ -233,7 +299,7 @@ def file_lock(
         raise LockBusy(target, time.monotonic() - started)
     held: HeldLock | None = None
     try:
-        held = _acquire_dir(target, lock_dir, owner_file, deadline, started, stale)
+        held = _acquire_dir(target, lock_dir, deadline, started, stale)
         _refresher.add(held)
         yield held
     finally:
@@ -243,48 +309,81 @@ def file_lock(
         thread_lock.release()
 
 
-def _acquire_dir(
-    target: Path, lock_dir: Path, owner_file: Path, deadline: float, started: float, stale: float
-) -> HeldLock:
+def _stamp(directory: Path, token: str, stale: float, target: Path) -> HeldLock:
+    """Give a fresh lock directory an exact mtime and describe it."""
+    now_ns = time.time_ns()
+    os.utime(directory, ns=(now_ns, now_ns))
+    st = directory.stat()
+    return HeldLock(
+        target=target,
+        lock_dir=directory,
+        owner_file=owner_record_path(lock_dir_for(target), st.st_ino),
+        token=token,
+        inode=st.st_ino,
+        mtime_ns=st.st_mtime_ns,
+        stale=stale,
+    )
+
+
+def _try_once(target: Path, lock_dir: Path, stale: float) -> HeldLock | None:
+    """One attempt: publish a recorded private directory, or fall back to ``mkdir``."""
+    token = uuid.uuid4().hex
+    private = lock_dir.with_name(f"{lock_dir.name}.{token}")
+    os.mkdir(private)
+    held = _stamp(private, token, stale, target)
+    try:
+        _write_owner(held)
+        published = _publish(private, lock_dir)
+    except BaseException:
+        _discard(private, held)
+        raise
+    if published:
+        held.lock_dir = lock_dir
+        return held
+    _discard(private, held)
+    if published is False:
+        return None
+    # No renameat2 here: a plain mkdir, recorded right after (a brief unrecorded window).
+    try:
+        os.mkdir(lock_dir)
+    except FileExistsError:
+        return None
+    held = _stamp(lock_dir, token, stale, target)
+    with contextlib.suppress(OSError):
+        _write_owner(held)
+    return held
+
+
+def _discard(private: Path, held: HeldLock) -> None:
+    with contextlib.suppress(OSError):
+        os.rmdir(private)
+    with contextlib.suppress(OSError):
+        held.owner_file.unlink()
+
+
+def _acquire_dir(target: Path, lock_dir: Path, deadline: float, started: float, stale: float) -> HeldLock:
     delay = _MIN_DELAY
     while True:
-        try:
-            os.mkdir(lock_dir)
-        except FileExistsError:
-            if _remove_if_abandoned(lock_dir, owner_file, stale):
-                continue
-            now = time.monotonic()
-            if now >= deadline:
-                raise LockBusy(target, now - started) from None
-            time.sleep(min(delay, deadline - now))
-            delay = min(delay * _FACTOR, _MAX_DELAY)
+        held = _try_once(target, lock_dir, stale)
+        if held is not None:
+            _remove_debris(lock_dir, keep=held.owner_file)
+            return held
+        if _remove_if_abandoned(lock_dir, stale):
             continue
-        st = lock_dir.stat()
-        held = HeldLock(
-            target=target,
-            lock_dir=lock_dir,
-            owner_file=owner_file,
-            token=uuid.uuid4().hex,
-            inode=st.st_ino,
-            mtime_ns=st.st_mtime_ns,
-            stale=stale,
-        )
-        # The record only speeds up crash recovery; the lock itself holds without it.
-        with contextlib.suppress(OSError):
-            _write_owner(held)
-        return held
+        now = time.monotonic()
+        if now >= deadline:
+            raise LockBusy(target, now - started)
+        time.sleep(min(delay, deadline - now))
+        delay = min(delay * _FACTOR, _MAX_DELAY)
 
 
 def _release_dir(held: HeldLock) -> None:
-    # Owner record first: a crash between the two leaves a lock without a record,
-    # which falls back to the safe 30 s staleness rule.
-    with contextlib.suppress(OSError):
-        record = json.loads(held.owner_file.read_text())
-        if record.get("token") == held.token:
+    # Directory first: a crash between the two leaves only a record naming a dead
+    # inode and mtime, which can never match a future lock and is swept as debris.
+    if not held.compromised:
+        with contextlib.suppress(OSError):
+            if held.lock_dir.stat().st_ino == held.inode:
+                os.rmdir(held.lock_dir)
+    with contextlib.suppress(OSError, ValueError):
+        if json.loads(held.owner_file.read_text()).get("token") == held.token:
             held.owner_file.unlink()
-    if held.compromised:
-        return
-    with contextlib.suppress(OSError):
-        st = held.lock_dir.stat()
-        if st.st_ino == held.inode:
-            os.rmdir(held.lock_dir)

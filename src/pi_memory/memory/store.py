@@ -131,6 +131,19 @@ class MemoryStore:
                 )
             self._loaded = True
 
+    def drift_reason(self, target: str) -> str | None:
+        """Why the stored text would not round-trip (and writes are refused), or ``None``.
+
+        Reads storage without locking and changes nothing; an unreadable target is reported too.
+        """
+        self._check_target(target)
+        raw = self.backend.read(target)
+        if not raw.readable:
+            return raw.error
+        if raw.invalid is not None:
+            return "it is not valid UTF-8"
+        return drift_reason(raw.text, self.char_limit(target))
+
     def format_for_system_prompt(self, target: str) -> str:
         """The frozen block for ``target`` as of the last ``load_from_disk`` ("" when empty)."""
         self._check_target(target)
