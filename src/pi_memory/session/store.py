@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import json
 import os
 import re
 import stat
@@ -87,15 +88,22 @@ def _parse_line(text: str, start: int, stop: int) -> tuple[Any, str | None]:
         pos = _LEADING_WS_RE.match(text, pos).end()  # type: ignore[union-attr]
     try:
         value, end = jsjson.scan_value(text, pos)
-    except StopIteration:
-        return None, "not JSON"
-    except (ValueError, RecursionError) as exc:
-        return None, f"malformed JSON: {exc}"
-    if end > stop:
-        return None, "malformed JSON: value continues past the end of the line"
-    if end < stop and text[end:stop].strip(" \t\r"):
-        return None, "malformed JSON: extra data after the value"
+    except (StopIteration, ValueError, RecursionError):
+        return None, _line_error(text[start:stop])
+    if end > stop or (end < stop and text[end:stop].strip(" \t\r")):
+        return None, _line_error(text[start:stop])
     return value, None
+
+
+def _line_error(line: str) -> str:
+    """Why one line is not JSON, worded from the line alone (stable whatever follows it)."""
+    try:
+        jsjson.loads(line)
+    except json.JSONDecodeError as exc:
+        return f"malformed JSON: {exc.msg} at column {exc.colno}"
+    except (ValueError, RecursionError) as exc:
+        return f"malformed JSON: {exc}"
+    return "malformed JSON"
 
 
 def _iter_lines(data: bytes) -> Iterable[tuple[str, int, int, int, int, str | None]]:
@@ -320,16 +328,27 @@ def save_damaged_lines(path: str, damaged: list[DamagedLine]) -> str | None:
         return None
     sidecar = damaged_sidecar_path(path)
     name = os.path.basename(path)
-    seen: set[str] = set()
+    seen: set[tuple[Any, ...]] = set()
     try:
         with open(sidecar, encoding="utf-8", errors="replace") as handle:
-            seen = {line.rstrip("\n") for line in handle}
+            for line in handle:
+                try:
+                    old = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(old, dict):
+                    seen.add((old.get("line"), old.get("offset"), old.get("text"), old.get("base64")))
     except FileNotFoundError:
         pass
     except OSError:
         return None
-    fresh = [jsjson.dumps(item.to_record(name)) for item in damaged]
-    fresh = [line for line in fresh if line not in seen]
+    fresh: list[str] = []
+    for item in damaged:
+        record = item.to_record(name)
+        key = (record["line"], record["offset"], record.get("text"), record.get("base64"))
+        if key not in seen:
+            seen.add(key)
+            fresh.append(jsjson.dumps(record))
     if not fresh:
         return None
     try:

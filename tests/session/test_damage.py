@@ -1,0 +1,105 @@
+"""Fault tolerance: torn and malformed lines are reported and kept, never lose the rest of the file."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+from session_builders import asst, user
+
+from pi_memory.session import SessionFileDamagedWarning, SessionManager
+
+
+def _session(tmp_path: Path) -> tuple[SessionManager, Path]:
+    sm = SessionManager.create("/p", str(tmp_path))
+    sm.append_message(user("one"))
+    sm.append_message(asst("two"))
+    sm.append_custom_entry("x", {"n": 1})
+    path = Path(sm.get_session_file() or "")
+    return sm, path
+
+
+def test_truncated_last_line_loses_nothing_else(tmp_path: Path) -> None:
+    sm, path = _session(tmp_path)
+    good = path.read_bytes()
+    torn = b'{"type":"message","id":"deadbeef","parentId":"x","timestamp":"2025-01-01T00:00:00.000Z","mess'
+    path.write_bytes(good + torn)
+    with pytest.warns(SessionFileDamagedWarning, match="line 5"):
+        reopened = SessionManager.open(str(path))
+    assert [e["id"] for e in reopened.get_entries()] == [e["id"] for e in sm.get_entries()]
+    [damage] = reopened.damaged_lines
+    assert (damage.line, damage.offset, damage.raw) == (5, len(good), torn)
+    assert path.read_bytes() == good + torn  # opening does not edit the file
+    # kept aside in <file>.damaged, with line number, reason and the exact text
+    sidecar = Path(str(path) + ".damaged")
+    assert reopened.damaged_sidecar == str(sidecar)
+    [record] = [json.loads(line) for line in sidecar.read_text().splitlines()]
+    assert record["line"] == 5 and record["text"] == torn.decode() and "malformed" in record["reason"]
+    # the next append starts on a fresh line; the torn bytes stay where they were
+    new = reopened.append_message(user("three"))
+    assert path.read_bytes().startswith(good + torn + b"\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        again = SessionManager.open(str(path))
+    assert again.get_leaf_id() == new and len(again.get_entries()) == 4
+    assert len(sidecar.read_text().splitlines()) == 1  # reported again, but saved once
+    assert caught
+
+
+def test_malformed_middle_line_and_invalid_utf8(tmp_path: Path) -> None:
+    _, path = _session(tmp_path)
+    lines = path.read_bytes().split(b"\n")
+    lines.insert(2, b"{not json}")
+    lines[3] = lines[3].replace(b'"two"', b'"tw\xff"')  # invalid UTF-8 inside a string: read like pi (U+FFFD)
+    path.write_bytes(b"\n".join(lines))
+    with pytest.warns(SessionFileDamagedWarning):
+        reopened = SessionManager.open(str(path))
+    assert len(reopened.get_entries()) == 3
+    assert [(d.line, d.reason.split(" ")[0]) for d in reopened.damaged_lines] == [(3, "malformed"), (4, "invalid")]
+    assert reopened.get_entries()[1]["message"]["content"][0]["text"] == "tw\ufffd"
+    records = [json.loads(x) for x in Path(str(path) + ".damaged").read_text().splitlines()]
+    assert records[0]["text"] == "{not json}" and "base64" in records[1]
+
+
+def test_blank_lines_and_crlf_are_not_damage(tmp_path: Path) -> None:
+    _, path = _session(tmp_path)
+    text = path.read_text()
+    path.write_text("\n\n".join(text.split("\n")).replace("\n", "\r\n"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reopened = SessionManager.open(str(path))
+    assert len(reopened.get_entries()) == 3 and reopened.damaged_lines == []
+
+
+def test_migration_rewrite_keeps_damaged_lines_aside(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_text(
+        '{"type":"session","id":"v1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}\n'
+        '{"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"a","timestamp":1}}\n'
+        "garbage that was typed here\n"
+    )
+    with pytest.warns(SessionFileDamagedWarning):
+        sm = SessionManager.open(str(path))
+    assert "garbage" not in path.read_text()  # pi rewrites migrated files without unreadable lines…
+    assert "garbage that was typed here" in Path(str(path) + ".damaged").read_text()  # …we keep them
+    assert len(sm.get_entries()) == 1
+
+
+def test_failed_write_does_not_advance_the_leaf(tmp_path: Path) -> None:
+    sm, path = _session(tmp_path)
+    leaf = sm.get_leaf_id()
+    saved = path.read_bytes()
+    path.unlink()
+    path.mkdir()  # any user, root included, fails to append to a directory
+    try:
+        with pytest.raises(OSError):
+            sm.append_message(user("lost"))
+    finally:
+        path.rmdir()
+        path.write_bytes(saved)
+    assert sm.get_leaf_id() == leaf and len(sm.get_entries()) == 3
+    child = sm.append_message(user("next"))
+    assert (sm.get_entry(child) or {})["parentId"] == leaf
+    assert [e["id"] for e in SessionManager.open(str(path)).get_entries()] == [e["id"] for e in sm.get_entries()]
