@@ -236,9 +236,11 @@ class OpenAICompletionsProvider(BaseProvider):
             extra["timeout"] = options.timeout
         async with AsyncOpenAI(api_key=options.api_key or _NO_KEY, base_url=model.base_url,
                                default_headers=headers, max_retries=options.max_retries, **extra) as client:
+            # Everything but the essentials goes through extra_body, so the wire carries exactly
+            # build_request's fields, including ones the SDK does not type (OpenRouter's reasoning).
             body = {k: v for k, v in params.items() if k not in ("model", "messages", "stream")}
             stream = await client.chat.completions.create(
-                model=model.id, messages=params["messages"], stream=True, **cast(Any, body))
+                model=model.id, messages=params["messages"], stream=True, extra_body=body)
             out.start()
             await self._read(cast(AsyncIterator[Any], stream), out)
 
