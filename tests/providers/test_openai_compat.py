@@ -149,8 +149,9 @@ def test_pi_messages_are_converted_for_chat_completions(server: Any, oa_chunk: A
     assert body["tools"] == [{"type": "function", "function": tools[0]}]
     assert body["messages"] == [
         {"role": "system", "content": "SYS"},
-        {"role": "user", "content": [{"type": "text", "text": "look"},
-                                     {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]},
+        {"role": "user", "content": [
+            {"type": "text", "text": "look"},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]},
         {"role": "assistant", "content": "Saving it.", "reasoning_content": "let me see", "tool_calls": [
             {"id": "call_a", "type": "function",
              "function": {"name": "memory_add", "arguments": '{"content":"é","n":1}'}},
@@ -169,7 +170,8 @@ def test_pi_messages_are_converted_for_chat_completions(server: Any, oa_chunk: A
             "The following is a summary of a branch that this conversation came back from:\n\n"
             "<summary>\nTried X.</summary>"}]},
         {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "call_orphan", "type": "function", "function": {"name": "memory_read", "arguments": '{"q":"tea"}'}}]},
+            {"id": "call_orphan", "type": "function",
+             "function": {"name": "memory_read", "arguments": '{"q":"tea"}'}}]},
         {"role": "tool", "content": "No result provided", "tool_call_id": "call_orphan"},
         {"role": "user", "content": "and now?"},
     ]

@@ -197,7 +197,11 @@ class AnthropicMessagesProvider(BaseProvider):
         async with AsyncAnthropic(api_key=options.api_key or _NO_KEY, base_url=model.base_url,
                                   default_headers={**model.headers, **(options.headers or {})},
                                   max_retries=options.max_retries, **extra) as client:
-            stream = await client.messages.create(**cast(Any, params))
+            # As with OpenAI, optional fields travel in extra_body: the wire gets exactly
+            # build_request's JSON even where this SDK version no longer types a field.
+            body = {k: v for k, v in params.items() if k not in ("model", "messages", "max_tokens", "stream")}
+            stream = await client.messages.create(model=model.id, messages=params["messages"],
+                                                  max_tokens=params["max_tokens"], stream=True, extra_body=body)
             out.start()
             await self._read(cast(AsyncIterator[Any], stream), out)
 
