@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from pi_memory.providers import Context, ModelCost, Provider, ScriptedProvider, StreamOptions, scripted_model
@@ -124,8 +125,7 @@ def test_usage_estimated_or_given_and_priced_by_the_model() -> None:
     assert estimated["usage"]["input"] == 10 and estimated["usage"]["output"] == 2
     assert estimated["usage"]["totalTokens"] == 12 and estimated["usage"]["cost"]["total"] == 0
 
-    priced = scripted_model("priced")
-    priced = type(priced)(**{**{f: getattr(priced, f) for f in priced.__slots__}, "cost": ModelCost(1, 2, 0.5, 4)})
+    priced = dataclasses.replace(scripted_model("priced"), cost=ModelCost(1, 2, 0.5, 4))
 
     async def go() -> dict[str, Any]:
         reply = {"text": "ok", "usage": {"input": 1000, "output": 10, "cacheRead": 100, "cacheWrite": 5}}
