@@ -103,3 +103,20 @@ def test_failed_write_does_not_advance_the_leaf(tmp_path: Path) -> None:
     child = sm.append_message(user("next"))
     assert (sm.get_entry(child) or {})["parentId"] == leaf
     assert [e["id"] for e in SessionManager.open(str(path)).get_entries()] == [e["id"] for e in sm.get_entries()]
+
+
+def test_lines_that_only_parse_when_joined_are_damage(tmp_path: Path) -> None:
+    """The whole-file fast path must never merge or split lines (see store._parse_whole)."""
+    header = '{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}'
+    tricky = ['{"type":"custom","id":"a"},{"type":"custom","id":"b"}', '{"type":"custom","id":"c","x":[{}', "{}]}"]
+    legit = (
+        '{"type":"custom","customType":"t","data":"[{\\"a\\":1},{\\"b\\":2}]","id":"d","parentId":null,"timestamp":"x"}'
+    )
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join([header, *tricky, legit]) + "\n")
+    with pytest.warns(SessionFileDamagedWarning):
+        sm = SessionManager.open(str(path))
+    assert [e["id"] for e in sm.get_entries()] == ["d"]
+    assert [d.line for d in sm.damaged_lines] == [2, 3, 4]
+    path.write_text("\n".join([header, legit]) + "\n")
+    assert SessionManager.open(str(path)).get_entries()[0]["data"] == '[{"a":1},{"b":2}]'

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from ._js import date_parse_ms, js_truthy
 from .entries import Entry
+from .store import gc_paused
 
 __all__ = [
     "BRANCH_SUMMARY_PREFIX",
@@ -94,7 +95,14 @@ class SessionProjection:
 
 
 def _index(entries: Iterable[Entry]) -> dict[Any, Entry]:
-    return {entry.get("id"): entry for entry in entries}
+    return {_hashable(entry.get("id")): entry for entry in entries}
+
+
+def _lookup(index: Mapping[Any, Entry], key: Any) -> Entry | None:
+    try:
+        return index.get(key)
+    except TypeError:  # an unhashable id in a damaged file matches nothing
+        return None
 
 
 def build_session_path(
@@ -105,22 +113,37 @@ def build_session_path(
     if leaf_id is None:
         return []
     index = by_id if by_id is not None else _index(entries)
-    leaf = index.get(leaf_id) if leaf_id is not _LEAF_DEFAULT and leaf_id else None
+    leaf = _lookup(index, leaf_id) if leaf_id is not _LEAF_DEFAULT and leaf_id else None
     if leaf is None:
         if not entries:
             return []
         leaf = entries[-1]
     path: list[Entry] = []
-    seen: set[int] = set()
+    append = path.append
+    budget = len(index) + 1
     current: Entry | None = leaf
     while current is not None:
-        marker = id(current)
-        if marker in seen:
+        append(current)
+        budget -= 1
+        if budget < 0:  # longer than the session: a parentId cycle
+            return _walk_with_cycle_check(leaf, index)
+        parent_id = current.get("parentId")
+        if not parent_id:
             break
-        seen.add(marker)
+        current = index.get(parent_id) if type(parent_id) is str else _lookup(index, parent_id)
+    path.reverse()
+    return path
+
+
+def _walk_with_cycle_check(leaf: Entry, index: Mapping[Any, Entry]) -> list[Entry]:
+    path: list[Entry] = []
+    seen: set[int] = set()
+    current: Entry | None = leaf
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
         path.append(current)
         parent_id = current.get("parentId")
-        current = index.get(parent_id) if js_truthy(parent_id) else None
+        current = _lookup(index, parent_id) if js_truthy(parent_id) else None
     path.reverse()
     return path
 
@@ -128,22 +151,6 @@ def build_session_path(
 def _message_role(entry: Entry) -> Any:
     message = entry.get("message")
     return message.get("role") if isinstance(message, dict) else None
-
-
-def _context_settings(path: Sequence[Entry]) -> tuple[str | None, dict[str, Any] | None]:
-    thinking_level: str | None = "off"
-    model: dict[str, Any] | None = None
-    for entry in path:
-        kind = entry.get("type")
-        if kind == "thinking_level_change":
-            thinking_level = entry.get("thinkingLevel")
-        elif kind == "model_change":
-            model = _model(entry, "modelId")
-        elif kind == "message":
-            message = entry.get("message")
-            if isinstance(message, dict) and message.get("role") == "assistant":
-                model = _model(message, "model")
-    return thinking_level, model
 
 
 def _model(source: Mapping[str, Any], model_key: str) -> dict[str, Any]:
@@ -210,19 +217,20 @@ def build_context_entries(
     return _select_context_entries(build_session_path(entries, leaf_id, by_id))
 
 
-def _select_context_entries(path: list[Entry]) -> list[Entry]:
-    compaction_index = -1
-    for i, entry in enumerate(path):
-        if entry.get("type") == "compaction":
-            compaction_index = i
+def _select_context_entries(path: list[Entry], compaction_index: int | None = None) -> list[Entry]:
+    if compaction_index is None:
+        compaction_index = -1
+        for i, entry in enumerate(path):
+            if entry.get("type") == "compaction":
+                compaction_index = i
     if compaction_index < 0:
         return path
     compaction = path[compaction_index]
     first_kept = compaction.get("firstKeptEntryId")
     # pi finds the compaction again by id: with duplicate ids the first match wins.
     compaction_id = compaction.get("id")
-    for i, entry in enumerate(path):
-        if entry.get("id") == compaction_id:
+    for i in range(compaction_index):
+        if path[i].get("id") == compaction_id:
             compaction_index = i
             break
     selected: list[Entry] = [compaction]
@@ -265,24 +273,83 @@ def build_session_projection(
     entries: Sequence[Entry], leaf_id: Any = _LEAF_DEFAULT, by_id: Mapping[Any, Entry] | None = None
 ) -> SessionProjection:
     """Context messages with their source entries, after applying ``context_edit`` entries."""
-    index = by_id if by_id is not None else _index(entries)
-    path = build_session_path(entries, leaf_id, index)
-    thinking_level, model = _context_settings(path)
-    selected = _select_context_entries(path)
+    with gc_paused():
+        path = build_session_path(entries, leaf_id, by_id)
+        projected: list[ProjectedEntry] = []
+        thinking_level, model, messages = _project_path(path, projected)
+    return SessionProjection(projected, messages, thinking_level, model)
+
+
+_MISSING: Final[Any] = object()
+
+
+def _analyze(path: list[Entry]) -> tuple[Any, Any, list[Entry], dict[Any, Entry]]:
+    """One pass from the leaf up: settings, the latest compaction, context edits; then selection.
+
+    Same result as ``_context_settings`` + ``build_context_entries`` + the edit scan, in fewer
+    passes over long paths (the hot loop of opening a session).
+    """
+    thinking: Any = _MISSING
+    model: Any = _MISSING
+    compaction_pos = -1
+    edit_positions: list[int] = []
+    for i in range(len(path) - 1, -1, -1):
+        entry = path[i]
+        kind = entry.get("type")
+        if kind == "message":
+            if model is _MISSING:
+                message = entry.get("message")
+                if type(message) is dict and message.get("role") == "assistant":
+                    model = _model(message, "model")
+        elif kind == "thinking_level_change":
+            if thinking is _MISSING:
+                thinking = entry.get("thinkingLevel")
+        elif kind == "model_change":
+            if model is _MISSING:
+                model = _model(entry, "modelId")
+        elif kind == "compaction":
+            if compaction_pos < 0:
+                compaction_pos = i
+        elif kind == "context_edit":
+            edit_positions.append(i)
+    thinking = "off" if thinking is _MISSING else thinking
+    model = None if model is _MISSING else model
+    if compaction_pos < 0:
+        selected = path
+        edit_sources = edit_positions
+    else:
+        selected = _select_context_entries(path, compaction_pos)
+        kept = {id(entry) for entry in selected} if edit_positions else set()
+        edit_sources = [i for i in edit_positions if id(path[i]) in kept]
     edits: dict[Any, Entry] = {}
-    for entry in selected:
-        if entry.get("type") == "context_edit":
-            edits[_hashable(entry.get("targetId"))] = entry
-    projected: list[ProjectedEntry] = []
+    for i in reversed(edit_sources):  # ascending file position: the latest edit wins
+        edits[_hashable(path[i].get("targetId"))] = path[i]
+    return thinking, model, selected, edits
+
+
+def _project_path(path: list[Entry], projected: list[ProjectedEntry] | None) -> tuple[Any, Any, list[dict[str, Any]]]:
+    """(thinking level, model, messages) of a path; fills ``projected`` when given."""
+    thinking, model, selected, edits = _analyze(path)
     messages: list[dict[str, Any]] = []
+    add = messages.append
     for position, entry in enumerate(selected):
-        if entry.get("type") == "compaction" and position > 0:
+        kind = entry.get("type")
+        if kind == "message" and not edits:
+            # fast path: a stored message with content is its own context message
+            message = entry.get("message")
+            if type(message) is dict and message.get("content") is not None:
+                add(message)
+                if projected is not None:
+                    projected.append(ProjectedEntry(entry, [message]))
+                continue
+        if kind == "compaction" and position > 0:
             contributed: list[dict[str, Any]] = []  # only the newest compaction (first) summarizes
         else:
             contributed = _project(entry, edits.get(_hashable(entry.get("id"))) if edits else None)
-        projected.append(ProjectedEntry(entry, contributed))
         messages.extend(contributed)
-    return SessionProjection(projected, messages, thinking_level, model)
+        if projected is not None:
+            projected.append(ProjectedEntry(entry, contributed))
+    return thinking, model, messages
 
 
 def _hashable(value: Any) -> Any:
@@ -301,8 +368,10 @@ def build_session_context(
     ``entries`` excludes the header. Omit ``leaf_id`` to use the last entry; pass ``None`` for
     the empty context (after ``reset_leaf``).
     """
-    projection = build_session_projection(entries, leaf_id, by_id)
-    return SessionContext(projection.messages, projection.thinking_level, projection.model)
+    with gc_paused():
+        path = build_session_path(entries, leaf_id, by_id)
+        thinking_level, model, messages = _project_path(path, None)
+    return SessionContext(messages, thinking_level, model)
 
 
 def _content_text(content: Any, separator: str = "\n") -> str:

@@ -36,6 +36,8 @@ from ._js import date_parse_ms, iso_now, js_trim, js_truthy
 from .context import (
     SessionContext,
     SessionProjection,
+    _hashable,
+    build_session_context,
     build_session_projection,
     get_current_system_message,
 )
@@ -294,18 +296,21 @@ class SessionManager:
             if kind == "session":
                 continue
             entry_id = entry.get("id")
+            if type(entry_id) is not str:
+                entry_id = _hashable(entry_id)  # a damaged file may hold a non-string id
             by_id[entry_id] = entry
             leaf = entry_id
-            if kind == "label":
-                target = entry.get("targetId")
+            if kind == "message":
+                if not has_conversation:
+                    has_conversation = _is_conversation(entry)
+            elif kind == "label":
+                target = _hashable(entry.get("targetId"))
                 if js_truthy(entry.get("label")):
                     labels[target] = entry["label"]
                     label_timestamps[target] = entry.get("timestamp")
                 else:
                     labels.pop(target, None)
                     label_timestamps.pop(target, None)
-            elif not has_conversation and kind == "message":
-                has_conversation = _is_conversation(entry)
         self._by_id = by_id
         self._labels = labels
         self._label_timestamps = label_timestamps
@@ -626,8 +631,7 @@ class SessionManager:
 
     def build_session_context(self) -> SessionContext:
         """What the LLM sees from the current leaf: messages, thinking level, model (as pi)."""
-        projection = self.build_session_projection()
-        return SessionContext(projection.messages, projection.thinking_level, projection.model)
+        return build_session_context(self._entries_view(), self._leaf_id, self._by_id)
 
     def _entries_view(self) -> Sequence[Entry]:
         # The path walk needs the entries only when the leaf is unknown (then the last entry).
