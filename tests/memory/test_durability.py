@@ -23,7 +23,7 @@ import pytest
 from pi_memory.memory import MemoryStore
 from pi_memory.memory.entries import drift_reason, is_canonical, parse_entries
 from pi_memory.memory.files import remove_orphan_temps
-from pi_memory.memory.lock import STALE_SECONDS, lock_dir_for
+from pi_memory.memory.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for
 
 LIMIT = 1_000_000
 KILLS = 50
@@ -54,7 +54,7 @@ def _lock_state(target: Path) -> str:
         st = lock_dir.stat()
     except FileNotFoundError:
         return "free"
-    owner = lock_dir.with_name(lock_dir.name + ".owner")
+    owner = lock_dir.with_name(f"{lock_dir.name}.owner.{st.st_ino}")  # named after the lock dir's inode
     try:
         record = json.loads(owner.read_text())
     except (OSError, ValueError):
@@ -118,7 +118,14 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_add_nor_blocks_th
 
         state = _lock_state(target)
         if state == "recorded":
-            recorded_locks += 1  # the next writer must take this over at once
+            # Left by the dead writer with its record: must be taken over at once (a single
+            # attempt, no waiting), exactly as the next writer would.
+            recorded_locks += 1
+            try:
+                with file_lock(target, timeout=0):
+                    pass
+            except LockBusy:
+                pytest.fail(f"{context}: the dead writer's recorded lock was not taken over at once")
         elif state == "anonymous":
             # Nothing says who left it, so only the 30 s rule would clear it. Count it
             # (asserted below) and age it instead of sleeping 30 s.
@@ -129,10 +136,11 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_add_nor_blocks_th
     assert len(acked) > KILLS, f"seed={seed}: the writers barely ran ({len(acked)} acks)"
 
     # One more writer after the last crash: takes over any leftover lock at once and
-    # leaves no lock, no temp file older than the orphan age, and every acked entry.
-    for tmp in tmp_path.glob(".*.tmp"):
-        old = time.time() - 3600
-        os.utime(tmp, (old, old))
+    # leaves no lock and no crash debris older than the orphan age, and every acked entry.
+    for path in tmp_path.iterdir():
+        if path.name not in ("MEMORY.md", "MEMORY.md.lock"):
+            old = time.time() - 3600
+            os.utime(path, (old, old))
     store = MemoryStore(tmp_path, memory_char_limit=LIMIT, lock_timeout=2)
     result = store.add("memory", "after the storm")
     assert result["success"], result
