@@ -171,3 +171,25 @@ def test_breaking_out_of_the_stream_early_is_clean() -> None:
         return "ok"
 
     assert asyncio.run(go()) == "ok"
+
+
+def test_messages_go_into_a_session_and_come_back_as_context() -> None:
+    from pi_memory.session import SessionManager, jsjson
+
+    provider = ScriptedProvider([{"tool_calls": [{"name": "memory_read", "arguments": {"target": "user"}}]},
+                                 "You like tea."])
+    session = SessionManager.in_memory("/tmp/project")
+    user = {"role": "user", "content": [{"type": "text", "text": "What do I like?"}], "timestamp": 1}
+    session.append_message(user)
+    first = asyncio.run(provider.complete(MODEL, Context(messages=session.build_session_context().messages)))
+    session.append_message(first)
+    call = first["content"][0]
+    session.append_message({"role": "toolResult", "toolCallId": call["id"], "toolName": call["name"],
+                            "content": [{"type": "text", "text": "tea"}], "isError": False, "timestamp": 2})
+    context = Context(messages=session.build_session_context().messages)
+    second = asyncio.run(provider.complete(MODEL, context))
+    assert second["content"] == [{"type": "text", "text": "You like tea."}]
+    assert [m["role"] for m in provider.requests[1].messages] == ["user", "assistant", "toolResult"]
+    line = jsjson.dumps(first)
+    assert line.startswith('{"role":"assistant","content":[{"type":"toolCall","id":"call_1_1"')
+    assert '"usage":{"input":' in line and line.endswith(f'"stopReason":"toolUse","timestamp":{first["timestamp"]}}}')

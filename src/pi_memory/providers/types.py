@@ -98,8 +98,8 @@ class Model:
     cost: ModelCost = field(default_factory=ModelCost)
     reasoning: bool = False
     input: tuple[str, ...] = ("text", "image")
-    headers: Mapping[str, str] = field(default_factory=dict)
-    compat: Mapping[str, Any] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict, hash=False)
+    compat: Mapping[str, Any] = field(default_factory=dict, hash=False)
     note: str | None = None
 
     @property
