@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,12 @@ def find_node_peer() -> NodePeer:
             "(it runs `npm ci --prefix tests/interop`)"
         )
     return NodePeer(node=node, node_modules=NODE_MODULES)
+
+
+@pytest.fixture(scope="session")
+def node_peer_locator() -> Callable[[Path], NodePeer]:
+    """``find_node_peer`` itself, for tests of the failure message."""
+    return find_node_peer
 
 
 @pytest.fixture(scope="session")

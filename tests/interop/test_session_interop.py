@@ -86,6 +86,11 @@ def assert_same_view(pi: dict[str, Any], ours: dict[str, Any]) -> None:
     assert ours["serialized"] == pi["serialized"], f"serialization differs for {pi['file']}"
 
 
+def test_missing_peers_fail_loudly(node_peer_locator: Any, tmp_path: Path) -> None:
+    with pytest.raises(pytest.fail.Exception, match=r"scripts/test\.sh"):
+        node_peer_locator(tmp_path / "node_modules")
+
+
 # --- pi writes, we read ------------------------------------------------------------------------
 
 
