@@ -60,20 +60,19 @@ class NodePeer:
         return json.loads(self.run(script, *args, **kwargs).stdout)
 
 
-def find_node_peer() -> NodePeer:
+def find_node_peer(node_modules: Path = NODE_MODULES) -> NodePeer:
     """Locate node and the installed peers, or fail with what to run."""
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: interop tests need Node 20+ (run `bash scripts/test.sh`)")
-    if (
-        not (NODE_MODULES / "@earendil-works" / "pi-coding-agent" / "package.json").is_file()
-        or not (NODE_MODULES / "proper-lockfile" / "package.json").is_file()
-    ):
+    pi_package = node_modules / "@earendil-works" / "pi-coding-agent" / "package.json"
+    lockfile_package = node_modules / "proper-lockfile" / "package.json"
+    if not pi_package.is_file() or not lockfile_package.is_file():
         pytest.fail(
-            f"{NODE_MODULES} is missing the pinned Node peers; run `bash scripts/test.sh` "
+            f"{node_modules} is missing the pinned Node peers; run `bash scripts/test.sh` "
             "(it runs `npm ci --prefix tests/interop`)"
         )
-    return NodePeer(node=node, node_modules=NODE_MODULES)
+    return NodePeer(node=node, node_modules=node_modules)
 
 
 @pytest.fixture(scope="session")
