@@ -382,18 +382,14 @@ def test_holder_killed_while_releasing_does_not_leave_a_30s_lock(target: Path) -
         pytest.fail("a lock left by a Python holder killed during release blocks for 30 s")
 
 
-KILL_WHILE_RECORDING_OWNER = """
+KILL_BEFORE_PUBLISHING = """
 import os, signal, sys
 from pi_memory.memory import lock
 
-real_replace = os.replace
+def die_instead_of_publishing(private, public):
+    os.kill(os.getpid(), signal.SIGKILL)  # private dir and its record exist; the lock does not
 
-def replace_then_die(src, dst, *args, **kwargs):
-    if ".lock.owner" in os.path.basename(str(src)):
-        os.kill(os.getpid(), signal.SIGKILL)  # crash while writing the owner record
-    return real_replace(src, dst, *args, **kwargs)
-
-os.replace = replace_then_die
+lock._publish = die_instead_of_publishing
 with lock.file_lock(sys.argv[1]):
     pass
 """
@@ -441,8 +437,8 @@ def _age_debris(directory: Path) -> None:
             backdate(directory / name, 3600)
 
 
-def test_holder_killed_while_recording_itself_never_publishes_a_lock(target: Path) -> None:
-    _crash(KILL_WHILE_RECORDING_OWNER, target)
+def test_holder_killed_before_publishing_never_leaves_a_lock(target: Path) -> None:
+    _crash(KILL_BEFORE_PUBLISHING, target)
     assert not lock_dir_for(target).exists()
     assert take_once(target)
 
@@ -461,7 +457,7 @@ def test_holder_killed_after_rmdir_in_release_leaves_only_a_harmless_record(targ
     assert take_once(target)
 
 
-@pytest.mark.parametrize("script", [KILL_WHILE_RECORDING_OWNER, KILL_AFTER_RMDIR_IN_RELEASE])
+@pytest.mark.parametrize("script", [KILL_BEFORE_PUBLISHING, KILL_AFTER_RMDIR_IN_RELEASE])
 def test_crash_debris_is_swept_once_old_and_kept_while_young(target: Path, script: str) -> None:
     """Leftovers of a crash (private dir, half-written or orphaned record) must not pile up."""
     from pi_memory.memory import MemoryStore
