@@ -11,6 +11,7 @@ from pi_memory.memory import (
     create_memory_tools,
     default_memory_dir,
 )
+from pi_memory.session import SessionManager
 
 __version__ = "0.1.0"
 
@@ -21,6 +22,7 @@ __all__ = [
     "FileBackend",
     "MemoryStore",
     "MemoryTools",
+    "SessionManager",
     "ToolResult",
     "__version__",
     "create_memory_tools",

@@ -5,15 +5,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from pi_memory.session.paths import get_agent_dir
+
 CONFIG_DIR_NAME = ".pi"
 
 
 def agent_dir() -> Path:
     """``$PI_CODING_AGENT_DIR`` (``~`` expanded), else ``~/.pi/agent`` — pi's ``getAgentDir``."""
-    env = os.environ.get("PI_CODING_AGENT_DIR")
-    if env:
-        return Path(env).expanduser().absolute()
-    return Path.home() / CONFIG_DIR_NAME / "agent"
+    return Path(get_agent_dir()).absolute()
 
 
 def global_agent_dir() -> Path:
