@@ -1,0 +1,209 @@
+"""Finding and loading extensions.
+
+An extension is a callable ``extension(pi, config=None)`` (sync or async). Sources, in load order
+(handlers run in this order and the first registration of a tool or command name wins):
+
+1. ``-e`` on the command line: ``package.module:function``, ``package.module`` (its ``extension``),
+   or a path to a ``.py`` file or a package directory (its ``extension``, else ``default``);
+2. installed packages: the entry-point group ``pi_memory.extensions``;
+3. the settings ``extensions`` list (strings or ``{"source", "config"}``; relative paths are
+   relative to the settings file's directory; ``-source`` entries disable a source);
+4. auto-discovered ``*.py`` files and packages in ``<agent dir>/extensions/``.
+
+Project sources (the project settings' list and ``<cwd>/.pi/extensions/``) load only once the
+project is trusted, after the others, because extensions may take part in that decision. A
+broken extension is reported and loading goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .api import EventBus, ExtensionAPI
+from .runner import ExtensionRunner
+from .settings import Settings
+from .types import ExtensionError
+from .wrapper import _positional_capacity
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ExtensionSource",
+    "discover_dir",
+    "entry_point_sources",
+    "load_extensions",
+    "settings_sources",
+]
+
+ENTRY_POINT_GROUP = "pi_memory.extensions"
+_FACTORY_NAMES = ("extension", "default")
+
+
+@dataclass(frozen=True, slots=True)
+class ExtensionSource:
+    """Where one extension comes from; ``factory`` is set for entry points and in-process factories."""
+
+    spec: str
+    origin: str = "cli"
+    config: Any = None
+    base_dir: str | None = None
+    factory: Callable[..., Any] | None = field(default=None, compare=False)
+
+
+def _is_path(spec: str) -> bool:
+    return spec.endswith(".py") or os.sep in spec or spec.startswith(".") or os.path.exists(spec)
+
+
+def _load_module_from_path(path: Path) -> ModuleType:
+    target = path / "__init__.py" if path.is_dir() else path
+    if not target.is_file():
+        raise FileNotFoundError(f"no such extension file: {target}")
+    name = "pi_memory_ext_" + hashlib.sha1(str(target).encode()).hexdigest()[:12]
+    spec = importlib.util.spec_from_file_location(
+        name, target, submodule_search_locations=[str(path)] if path.is_dir() else None)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {target}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def _factory_from_module(module: ModuleType, label: str) -> Callable[..., Any]:
+    for name in _FACTORY_NAMES:
+        candidate = getattr(module, name, None)
+        if callable(candidate):
+            return candidate  # type: ignore[no-any-return]
+    raise LookupError(f"Extension does not export a valid factory function: {label} "
+                      f"(define `def extension(pi, config=None)`)")
+
+
+def resolve(source: ExtensionSource) -> tuple[str, Callable[..., Any]]:
+    """``(label, factory)`` for a source; raises with a readable message when it cannot be found."""
+    if source.factory is not None:
+        return source.spec, source.factory
+    spec = source.spec
+    if _is_path(spec):
+        path = Path(os.path.expanduser(spec))
+        if not path.is_absolute() and source.base_dir:
+            path = Path(source.base_dir) / path
+        path = path.resolve()
+        return str(path), _factory_from_module(_load_module_from_path(path), str(path))
+    module_name, _, attr = spec.partition(":")
+    module = importlib.import_module(module_name)
+    if attr:
+        factory = getattr(module, attr, None)
+        if not callable(factory):
+            raise LookupError(f"Extension does not export a valid factory function: {spec}")
+        return spec, factory
+    return spec, _factory_from_module(module, spec)
+
+
+def entry_point_sources() -> list[ExtensionSource]:
+    """Installed extensions (``[project.entry-points."pi_memory.extensions"]``), by name."""
+    found = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    return [ExtensionSource(ep.value, "entry_point", factory=_lazy_entry_point(ep)) for ep in found]
+
+
+def _lazy_entry_point(ep: importlib.metadata.EntryPoint) -> Callable[..., Any]:
+    def factory(pi: Any, config: Any = None) -> Any:
+        loaded = ep.load()
+        if not callable(loaded):
+            raise LookupError(f"Extension does not export a valid factory function: {ep.value}")
+        return _invoke(loaded, pi, config)
+    return factory
+
+
+def settings_sources(settings: Settings, scopes: Iterable[str]) -> list[ExtensionSource]:
+    """The ``extensions`` lists of the given settings layers, in the order of ``scopes``."""
+    out: list[ExtensionSource] = []
+    disabled: set[str] = set()
+    layers = {layer.scope: layer for layer in settings.layers}
+    for scope in scopes:
+        layer = layers.get(scope)
+        if layer is None:
+            continue
+        entries = layer.data.get("extensions")
+        if not isinstance(entries, list):
+            continue
+        base = str(layer.path.parent)
+        for entry in entries:
+            spec = entry if isinstance(entry, str) else entry.get("source") if isinstance(entry, Mapping) else None
+            if not isinstance(spec, str) or not spec:
+                continue
+            if spec.startswith("-"):
+                disabled.add(spec[1:])
+                continue
+            config = entry.get("config") if isinstance(entry, Mapping) else None
+            out.append(ExtensionSource(spec.lstrip("+"), f"settings:{scope}", config, base))
+    return [s for s in out if s.spec not in disabled]
+
+
+def discover_dir(directory: Path, origin: str) -> list[ExtensionSource]:
+    """``*.py`` files and packages (``*/__init__.py``) directly in ``directory``, sorted by name."""
+    if not directory.is_dir():
+        return []
+    found: list[ExtensionSource] = []
+    for child in sorted(directory.iterdir()):
+        if child.name.startswith(("_", ".")):
+            continue
+        if (child.is_file() and child.suffix == ".py") or (child.is_dir() and (child / "__init__.py").is_file()):
+            found.append(ExtensionSource(str(child), origin))
+    return found
+
+
+def _invoke(factory: Callable[..., Any], pi: Any, config: Any) -> Any:
+    accepted, _ = _positional_capacity(factory)
+    return factory(pi, config) if accepted is None or accepted >= 2 else factory(pi)
+
+
+async def load_extensions(
+    sources: Iterable[ExtensionSource], runner: ExtensionRunner, events: EventBus,
+    seen: set[str] | None = None,
+) -> list[ExtensionAPI]:
+    """Load each source into ``runner`` in order; returns the ``pi`` objects to bind to the runtime.
+
+    Failures become :class:`ExtensionError` (event ``"load"``) on the runner and loading continues.
+    A source that resolves to one already loaded is skipped.
+    """
+    apis: list[ExtensionAPI] = []
+    seen = seen if seen is not None else set()
+    for source in sources:
+        try:
+            label, factory = resolve(source)
+        except Exception as exc:
+            runner.emit_error(ExtensionError(source.spec, "load", f"Failed to load extension: {exc}"))
+            continue
+        if label in seen:
+            continue
+        seen.add(label)
+        extension = runner.add_extension(label)
+        api = ExtensionAPI(runner, extension, events)
+        try:
+            result = _invoke(factory, api, source.config)
+            if inspect.isawaitable(result):
+                await result
+        except Exception as exc:
+            runner.extensions.remove(extension)
+            for name in list(extension.tools):
+                runner.tools.pop(name, None)
+            for name in list(extension.commands):
+                runner.commands.pop(name, None)
+            runner.report(label, "load", RuntimeError(f"Failed to load extension: {exc}"))
+            continue
+        apis.append(api)
+    return apis
