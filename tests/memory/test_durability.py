@@ -32,9 +32,13 @@ WRITER = """
 import sys
 from pi_memory.memory import MemoryStore
 
+from pi_memory.security.threats import first_threat_message
+
 directory, tag = sys.argv[1], sys.argv[2]
 store = MemoryStore(directory, memory_char_limit=1_000_000, lock_timeout=2)
+first_threat_message("warm-up")  # compile the scanner now, so the kill lands among the adds
 print("ready", flush=True)
+sys.stdin.readline()  # "go": the previous writer has been killed and checked
 i = 0
 while True:
     entry = f"{tag}-{i:05d} durable fact about the build"
@@ -93,22 +97,32 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_add_nor_blocks_th
     anonymous_locks = 0
     recorded_locks = 0
 
-    for k in range(KILLS):
-        context = f"seed={seed} kill #{k}"
-        tag = f"w{k:02d}"
-        attempted_tags.append(tag)
-        proc = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(tmp_path), tag],
+    def spawn(k: int) -> subprocess.Popen[str]:
+        # Started one round early so its interpreter start-up overlaps the previous round.
+        return subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(tmp_path), f"w{k:02d}"],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
-        assert proc.stdout is not None
+
+    upcoming = spawn(0)
+    for k in range(KILLS):
+        context = f"seed={seed} kill #{k}"
+        attempted_tags.append(f"w{k:02d}")
+        proc = upcoming
+        assert proc.stdout is not None and proc.stdin is not None
         assert proc.stdout.readline().strip() == "ready", context
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        if k + 1 < KILLS:
+            upcoming = spawn(k + 1)
         time.sleep(rng.uniform(0.005, 0.080))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         lines = proc.stdout.read().splitlines()
         proc.stdout.close()
+        proc.stdin.close()
 
         failures = [line for line in lines if line.startswith("fail")]
         assert not failures, f"{context}: the writer was refused: {failures[0]}"
