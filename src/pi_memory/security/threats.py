@@ -1,53 +1,163 @@
-"""TEMPORARY minimal scanner: the real one is being written (see docs/security.md when done)."""
+"""The threat scanner that guards memory writes and system-prompt snapshots.
+
+Pipeline (threats.md §5.2, docs/security.md):
+
+1. Cut the text to :data:`MAX_SCAN_CHARS`; callers block longer snapshot entries outright.
+2. Inspect raw code points (``unicode_rules``): smuggling carriers become
+   ``invisible_unicode_U+XXXX`` findings and their hidden payloads become extra views.
+3. Fold the text (ignorables stripped, NFKC, confusables, casefold) and derive the layout,
+   leet and decoded-blob views only when the text shows the matching trick.
+4. Run the anchored rule table (``engine``) over every view; the union of hits, de-duplicated
+   by id, is the result.
+
+Scopes nest: ``all`` ⊂ ``context`` ⊂ ``strict``. Memory writes and snapshots use ``strict``.
+"""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from functools import cache
+
+from pi_memory.security import normalize, unicode_rules
+from pi_memory.security.engine import SCOPE_LEVELS, Hit, Rule, RuleIndex, run_rules
+from pi_memory.security.unicode_rules import INVISIBLE_CHARS
 
 SCOPES = ("all", "context", "strict")
 MAX_SCAN_CHARS = 65_536
-INVISIBLE_CHARS = frozenset("\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+__all__ = [
+    "INVISIBLE_CHARS",
+    "MAX_SCAN_CHARS",
+    "SCOPES",
+    "Finding",
+    "first_threat_message",
+    "scan",
+    "threat_ids",
+]
 
 
 @dataclass(frozen=True)
 class Finding:
+    """One reason to block.
+
+    ``start``/``end`` index the scanned text when the match was made in a view that keeps
+    offsets (raw code points, or case-folded ASCII); otherwise they span the whole scanned
+    prefix. ``view`` names where the match was made (``text``, ``layout``, ``leet``,
+    ``tag_payload``, ``vs_payload``, ``zw_payload``, ``base64``, ``hex``, ``escaped``, ``rot13``
+    or ``raw`` for code-point findings). ``sub_id`` is the taxonomy sub-category of threats.md §5.1.
+    """
+
     id: str
     category: str
     start: int
     end: int
+    sub_id: str = ""
+    view: str = "text"
 
 
-_PATTERNS = [
-    (re.compile(r"ignore\s+(?:\w+\s+){0,8}(previous|all|above|prior)\s+(?:\w+\s+){0,8}instructions", re.I),
-     "prompt_injection", "prompt_injection", "all"),
-]
+@cache
+def _all_rules() -> tuple[Rule, ...]:
+    from pi_memory.security import rules_c2, rules_exfil, rules_injection, rules_persistence, rules_role
+
+    return tuple(
+        rules_injection.RULES + rules_role.RULES + rules_c2.RULES + rules_exfil.RULES + rules_persistence.RULES
+        + rules_injection.ML_RULES + rules_role.ML_RULES
+    )
+
+
+@cache
+def _index(level: int, leet: bool) -> RuleIndex:
+    rules = [r for r in _all_rules() if r.scope <= level and (r.leet or not leet)]
+    return RuleIndex(rules)
+
+
+@cache
+def _leet_vocabulary() -> frozenset[str]:
+    """Anchor words of the leet-enabled rules: the leet view is only worth building for these."""
+    return frozenset(a.rstrip("*") for r in _all_rules() if r.leet for a in r.anchors)
+
+
+def _level(scope: str) -> int:
+    try:
+        return SCOPE_LEVELS[scope]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown scope {scope!r}; use one of {SCOPES}") from None
 
 
 def scan(text: str, scope: str = "strict") -> list[Finding]:
-    if scope not in SCOPES:
-        raise ValueError(f"unknown scope {scope!r}; use one of {SCOPES}")
-    out: list[Finding] = []
-    for i, ch in enumerate(text):
-        if ch in INVISIBLE_CHARS:
-            out.append(Finding(f"invisible_unicode_U+{ord(ch):04X}", "invisible_unicode", i, i + 1))
-    for rx, pid, cat, _ in _PATTERNS:
-        m = rx.search(text)
-        if m:
-            out.append(Finding(pid, cat, m.start(), m.end()))
-    return out
+    """Findings for ``text`` at ``scope``: invisible-unicode ones first (one per distinct code
+    point, or per smuggling run, in order of first appearance), then pattern findings in rule
+    table order, each id at most once. Empty text gives ``[]``; an unknown scope raises."""
+    return _scan(text, _level(scope), None)
+
+
+def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
+    if not text:
+        return []
+    text = text[:MAX_SCAN_CHARS]
+    findings: list[Finding] = []
+    payloads: list[tuple[str, str]] = []
+    if not text.isascii():
+        report = unicode_rules.inspect(text)
+        findings.extend(
+            Finding(f.id, "invisible_unicode", f.start, f.end, f.sub_id, "raw") for f in report.findings
+        )
+        payloads = report.payloads
+    folded = normalize.fold(text)
+    exact = len(folded) == len(text) and (text.isascii() or not normalize.has_ignorable(text))
+    views: list[tuple[str, str, bool]] = [("text", folded, exact)]
+    layout = normalize.layout_view(folded)
+    if layout is not None:
+        views.append(("layout", layout, False))
+    for name, payload in payloads:
+        views.append((name, normalize.fold(payload), False))
+    for name, decoded in normalize.decoded_views(text, folded):
+        views.append((name, normalize.fold(decoded), False))
+
+    index = _index(level, False)
+    hits: dict[int, tuple[Hit, str, bool]] = {}
+    for name, view, keeps_offsets in views:
+        for hit in run_rules(index, view, counter):
+            hits.setdefault(id(hit.rule), (hit, name, keeps_offsets))
+    leet = normalize.leet_view(folded, _leet_vocabulary())
+    if leet is not None:
+        for hit in run_rules(_index(level, True), leet, counter):
+            hits.setdefault(id(hit.rule), (hit, "leet", False))
+
+    order = index.order
+    seen: set[str] = set()
+    for hit, name, keeps_offsets in sorted(hits.values(), key=lambda h: order[id(h[0].rule)]):
+        r = hit.rule
+        if r.id in seen:
+            continue
+        seen.add(r.id)
+        start, end = (hit.start, hit.end) if keeps_offsets else (0, len(text))
+        findings.append(Finding(r.id, r.category, start, end, r.sub_id, name))
+    return findings
 
 
 def threat_ids(text: str, scope: str = "strict") -> list[str]:
+    """De-duplicated finding ids of ``text`` in order."""
     return list(dict.fromkeys(f.id for f in scan(text, scope)))
 
 
 def first_threat_message(text: str, scope: str = "strict") -> str | None:
+    """A refusal message for the first finding, or ``None`` when clean. Never echoes the text."""
     findings = scan(text, scope)
     if not findings:
         return None
-    f = findings[0]
-    if f.category == "invisible_unicode":
-        return f"Blocked: content contains invisible unicode character {f.id.split('_')[-1]} (possible injection)."
-    return (f"Blocked: content matches threat pattern '{f.id}'. Content is injected into the system prompt "
-            "and must not contain injection or exfiltration payloads.")
+    first = findings[0]
+    if first.category == "invisible_unicode":
+        code_point = first.id.rsplit("_", 1)[-1]
+        return f"Blocked: content contains invisible unicode character {code_point} (possible injection)."
+    return (
+        f"Blocked: content matches threat pattern '{first.id}'. Content is injected into the system prompt "
+        "and must not contain injection or exfiltration payloads."
+    )
+
+
+def _scan_work(text: str, scope: str = "strict") -> int:
+    """Characters examined by the rule engine for ``text`` (a deterministic cost measure for tests)."""
+    counter = [0]
+    _scan(text, _level(scope), counter)
+    return counter[0]

@@ -1,0 +1,186 @@
+"""Views of a text that the pattern rules run over (threats.md §5.2).
+
+Order matters: strip default-ignorables (so ``ign<ZWSP>ore`` reads ``ignore``), fold curly
+quotes, NFKC (full-width and compatibility forms), a confusable skeleton for mixed-script tokens
+only, then ``casefold`` (handles ß and ſ, unlike ``lower``). Extra views are produced only when
+the text shows the matching trick, so plain prose pays for one cheap view:
+
+* ``layout``: joined ``-\\n`` and ``\\\\\\n`` breaks, ``''`` shell quote splits, and spaced or
+  dotted single letters (``i g n o r e``, ``c.u.r.l``) collapsed into words;
+* ``leet``: ``1gn0r3`` → ``ignore``; only the high-confidence rules see it, since ``$VAR``
+  and IP addresses do not survive it;
+* decoded payloads: base64/hex/``\\x``/``%`` blobs that decode to printable text, and a ROT13
+  reading when the text talks about ROT13.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+import unicodedata
+from urllib.parse import unquote
+
+_IGNORABLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]+"
+)
+_ASCII_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"'})
+_HAS_QUOTES = re.compile("[\u2018-\u201f\u2032\u2033]")
+
+# Cyrillic and Greek letters that render like Latin ones (a hand-picked subset of UTS #39
+# confusables, lower case because it runs after casefold). Only applied to tokens that mix
+# scripts, or to multi-letter tokens made solely of look-alikes; whole Cyrillic or Greek
+# sentences are left alone.
+_CONFUSABLE = {
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "һ": "h",
+    "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ɡ": "g", "ʏ": "y", "ı": "i", "ɑ": "a",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "ϲ": "c", "ϳ": "j",
+}
+_CONFUSABLE_TABLE = str.maketrans(_CONFUSABLE)
+_CONFUSABLE_CHARS = frozenset(_CONFUSABLE)
+_FOLDABLE = "\u0250-\u02af\u0131\u0370-\u03ff\u0400-\u052f"
+_HAS_FOLDABLE = re.compile(f"[{_FOLDABLE}]")
+# Possessive prefix: one pass per word start, no backtracking.
+_MIXED_TOKEN = re.compile(f"\\b[^\\W{_FOLDABLE}]*+[{_FOLDABLE}]\\w*")
+_LATIN = re.compile("[a-z]")
+
+_HYPHEN_BREAK = re.compile(r"(?<=[a-z])-[ \t]*\r?\n[ \t]*(?=[a-z])")
+_BACKSLASH_BREAK = re.compile(r"\\\r?\n[ \t]*")
+_QUOTE_SPLIT = re.compile(r"(?<=\w)(?:''|\"\")(?=\w)")
+_SPACED = re.compile(r"\b(?<![\w.])(?:[a-z] ){3,}[a-z](?!\w)")
+_DOTTED = re.compile(r"\b(?<![\w.])(?:[a-z]\.){3,}[a-z](?![\w])")
+_LAYOUT_HINT = re.compile(r"[a-z][ .][a-z][ .][a-z][ .][a-z]")
+
+_LEET_HINT = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
+_LEET_TOKEN = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*?(?:[a-z][0-9@$]|[0-9@$][a-z]))[a-z0-9@$]++")
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b",
+                       "9": "g", "@": "a", "$": "s"})
+
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}+={0,2}")
+_HEX = re.compile(r"(?<![0-9A-Za-z])[0-9A-Fa-f]{24,}+(?![0-9A-Za-z])")
+_ESCAPED = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}|(?:%[0-9A-Fa-f]{2}){8,}")
+_ROT13_HINT = re.compile(r"rot[ -]?13|caesar")
+_MAX_BLOBS = 8
+
+
+def fold(text: str) -> str:
+    """The canonical matching form: ignorables stripped, NFKC, confusables folded, casefolded."""
+    if text.isascii():
+        if _ASCII_CONTROLS.search(text) is not None:
+            text = _ASCII_CONTROLS.sub("", text)
+        return text.lower()
+    if _IGNORABLE.search(text) is not None:
+        text = _IGNORABLE.sub("", text)
+    if _HAS_QUOTES.search(text) is not None:
+        text = text.translate(_QUOTES)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if _HAS_FOLDABLE.search(text) is not None:
+        text = _MIXED_TOKEN.sub(_fold_token, text)
+    return text
+
+
+def _fold_token(m: re.Match[str]) -> str:
+    token = m.group()
+    if _LATIN.search(token) is not None:
+        return token.translate(_CONFUSABLE_TABLE)
+    if len(token) >= 2 and all(c in _CONFUSABLE_CHARS for c in token):
+        return token.translate(_CONFUSABLE_TABLE)
+    return token
+
+
+def has_ignorable(text: str) -> bool:
+    """Would :func:`fold` strip anything (so offsets in the folded text no longer line up)?"""
+    return _IGNORABLE.search(text) is not None
+
+
+def layout_view(folded: str) -> str | None:
+    """Undo line-break, quote-split and letter-spacing tricks; ``None`` if nothing to undo."""
+    if (
+        "-\n" not in folded and "\\\n" not in folded and "''" not in folded and '""' not in folded
+        and "- \n" not in folded and _LAYOUT_HINT.search(folded) is None
+    ):
+        return None
+    out = _HYPHEN_BREAK.sub("", folded)
+    out = _BACKSLASH_BREAK.sub("", out)
+    out = _QUOTE_SPLIT.sub("", out)
+    out = _SPACED.sub(lambda m: m.group().replace(" ", ""), out)
+    out = _DOTTED.sub(lambda m: m.group().replace(".", ""), out)
+    return out if out != folded else None
+
+
+def leet_view(folded: str, vocabulary: frozenset[str] = frozenset()) -> str | None:
+    """Digits and symbols read as letters inside mixed tokens; ``None`` if there are none.
+
+    With a ``vocabulary``, the view is built only when some decoded token is one of those words
+    (``1gn0r3`` → ``ignore``): version strings such as ``v2`` or ``x64`` then cost nothing."""
+    if _LEET_HINT.search(folded) is None:
+        return None
+    tokens = _LEET_TOKEN.findall(folded)
+    if vocabulary and not any(t.translate(_LEET) in vocabulary for t in tokens):
+        return None
+    out = _LEET_TOKEN.sub(lambda m: m.group().translate(_LEET), folded)
+    return out if out != folded else None
+
+
+def decoded_views(raw: str, folded: str) -> list[tuple[str, str]]:
+    """Printable text hidden in encoded blobs of ``raw``, as ``(view name, text)`` pairs."""
+    views: list[tuple[str, str]] = []
+    # Only tokens of 24+ characters can hold a blob; str.split() finds them at C speed.
+    long_tokens = [t for t in raw.split() if len(t) >= 24]
+    for token in long_tokens[: _MAX_BLOBS * 4]:
+        for m in _B64.finditer(token):
+            text = _from_base64(m.group())
+            if text:
+                views.append(("base64", text))
+        for m in _HEX.finditer(token):
+            blob = m.group()
+            text = _printable(binascii.unhexlify(blob[: len(blob) - len(blob) % 2]))
+            if text:
+                views.append(("hex", text))
+        if len(views) >= _MAX_BLOBS:
+            break
+    if ("\\x" in raw or "%" in raw) and len(views) < _MAX_BLOBS:
+        for m in _ESCAPED.finditer(raw):
+            blob = m.group()
+            text = unquote(blob) if blob.startswith("%") else _printable(bytes.fromhex(blob.replace("\\x", "")))
+            if text and _mostly_printable(text):
+                views.append(("escaped", text))
+    if _ROT13_HINT.search(folded) is not None:
+        views.append(("rot13", codecs.decode(folded, "rot13")))
+    return views
+
+
+def _from_base64(blob: str) -> str:
+    if blob.isalpha() or blob.isdigit() or blob.islower() or blob.isupper():
+        return ""  # a long plain word, number or identifier; encoded text mixes cases
+    if ("/" in blob or "+" in blob) and ("-" in blob or "_" in blob):
+        return ""  # mixes the standard and URL-safe alphabets: a path, not base64
+    data = blob.rstrip("=")
+    data = data[: len(data) - len(data) % 4] if len(data) % 4 == 1 else data
+    data += "=" * (-len(data) % 4)
+    altchars = b"-_" if ("-" in data or "_" in data) else None
+    try:
+        raw = base64.b64decode(data, altchars=altchars)
+    except (binascii.Error, ValueError):
+        return ""
+    return _printable(raw)
+
+
+def _printable(data: bytes) -> str:
+    text = data.decode("utf-8", errors="ignore")
+    if len(text) < 8 or not _mostly_printable(text):
+        return ""
+    letters = sum(1 for c in text if c.isalpha())
+    return text if letters >= 0.5 * len(text) and " " in text else ""
+
+
+def _mostly_printable(text: str) -> bool:
+    good = sum(1 for c in text if c.isprintable() or c in "\n\t")
+    return good >= 0.9 * len(text)
