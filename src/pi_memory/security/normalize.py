@@ -95,6 +95,11 @@ def _fold_token(m: re.Match[str]) -> str:
     return token
 
 
+def has_control_chars(text: str) -> bool:
+    """ASCII control characters other than tab/newline/return (backspace deletion attacks)."""
+    return _ASCII_CONTROLS.search(text) is not None
+
+
 def has_ignorable(text: str) -> bool:
     """Would :func:`fold` strip anything (so offsets in the folded text no longer line up)?"""
     return _IGNORABLE.search(text) is not None

@@ -97,7 +97,7 @@ def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
     text = text[:MAX_SCAN_CHARS]
     findings: list[Finding] = []
     payloads: list[tuple[str, str]] = []
-    if not text.isascii():
+    if not text.isascii() or normalize.has_control_chars(text):
         report = unicode_rules.inspect(text)
         findings.extend(
             Finding(f.id, "invisible_unicode", f.start, f.end, f.sub_id, "raw") for f in report.findings

@@ -1,0 +1,61 @@
+"""Linear time: no catastrophic backtracking (pi-memory's unbounded filler is cubic).
+
+Growth is asserted on a deterministic work measure (characters the rule engine examines), so the
+test cannot flake on a busy machine; one generous wall-clock *ratio* backs it up. Absolute times
+live in ``bench/scan_bench.py``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from pi_memory.security import MAX_SCAN_CHARS, scan
+from pi_memory.security.threats import _scan_work
+
+NEAR_MISSES = {
+    "ignore_all": lambda n: "ignore all " * n,
+    "filler_between_triggers": lambda n: "ignore " + "word " * n + "instructions",
+    "curl_without_secret": lambda n: "curl " + "x" * n,
+    "html_comment": lambda n: "<!-- " + "a " * n,
+    "you_are": lambda n: "you are " * n,
+    "spaced_letters": lambda n: "a b " * n,
+}
+
+
+def _work(make: object, n: int) -> int:
+    assert callable(make)
+    return _scan_work(make(n))
+
+
+def test_work_grows_linearly() -> None:
+    for name, make in NEAR_MISSES.items():
+        small = _work(make, 1_000)
+        large = _work(make, 4_000)
+        assert large <= 8 * max(small, 1), (name, small, large)
+
+
+def test_work_is_capped_at_the_scan_prefix() -> None:
+    capped = _scan_work("ignore all " * 20_000)
+    at_cap = _scan_work(("ignore all " * 20_000)[:MAX_SCAN_CHARS])
+    assert capped == at_cap
+
+
+def _best_time(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        scan(text)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def test_wall_clock_ratio_is_roughly_linear() -> None:
+    words = ["alpha", "beta", "gamma", "delta"]
+    small = " ".join(words[i % 4] for i in range(2_000))
+    large = " ".join(words[i % 4] for i in range(8_000))
+    assert _best_time(large) < 8 * _best_time(small) + 0.05
+
+
+def test_eighty_thousand_word_near_miss_finishes() -> None:
+    text = "ignore " + "please " * 80_000 + "instructions"
+    assert scan(text) == []
