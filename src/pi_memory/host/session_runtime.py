@@ -70,7 +70,9 @@ class _LoopHooks:
             await self._rt._persist(event["message"])
 
     def context_messages(self) -> list[dict[str, Any]]:
-        return self._rt.session_manager.build_session_context().messages
+        messages = self._rt.session_manager.build_session_context().messages
+        dropped = self._rt._dropped
+        return [m for m in messages if m not in dropped] if dropped else messages
 
     async def transform_context(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return await self._rt.runner.emit_context(messages)
@@ -129,6 +131,7 @@ class SessionRuntime:
         self._background: set[asyncio.Task[Any]] = set()
         self._saving = False
         self._turn_system_prompt: str | None = None
+        self._dropped: list[dict[str, Any]] = []  # overflow errors: kept in the file, not in the context
         self._closed = False
 
     # --- construction ------------------------------------------------------------------------
@@ -515,6 +518,7 @@ class SessionRuntime:
                 last = run.last_assistant
                 if (last is not None and last.get("stopReason") == "error"
                         and is_context_overflow(last, model.context_window)):
+                    self._dropped.append(last)
                     if await self._auto_compact("overflow"):
                         retry = await run_agent_loop(hooks, config, [], self.signal)
                         run.messages += retry.messages
@@ -526,6 +530,7 @@ class SessionRuntime:
                 self._running = False
                 self.signal = None
                 self._turn_system_prompt = None
+                self._dropped = []
 
     @staticmethod
     def _custom(message: Mapping[str, Any]) -> dict[str, Any]:
