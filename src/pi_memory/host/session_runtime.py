@@ -566,6 +566,10 @@ class SessionRuntime:
         await self._dispatch(event)
         return True
 
+    async def set_session_name(self, name: str) -> None:
+        """/name: a ``session_info`` entry (shown by pi's /resume)."""
+        await self._host_append(lambda sm: sm.append_session_info(name), "session_info")
+
     # --- compaction --------------------------------------------------------------------------
 
     @property
