@@ -266,3 +266,8 @@ def demo(
 
     settings = _settings(ctx, dir, False, memory_limit, user_limit)
     raise typer.Exit(run_demo(out, err, settings.dir, settings.memory_limit, settings.user_limit))
+
+
+from pi_memory.cli.chat import chat  # noqa: E402  (the chat command lives in its own module)
+
+app.command("chat")(chat)
