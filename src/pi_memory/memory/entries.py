@@ -14,7 +14,6 @@ must never lock the store.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 ENTRY_DELIMITER = "\n§\n"
@@ -24,7 +23,6 @@ JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
-_WS_RE = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
 
 
 def js_trim(text: str) -> str:
@@ -71,10 +69,6 @@ def contains_delimiter(content: str) -> bool:
     return ENTRY_DELIMITER in "\n" + content + "\n"
 
 
-def _without_whitespace(text: str) -> str:
-    return _WS_RE.sub("", text)
-
-
 def drift_reason(raw: str, char_limit: int) -> str | None:
     """Why ``raw`` would not round-trip through the tools, or ``None`` when it does.
 
@@ -83,14 +77,15 @@ def drift_reason(raw: str, char_limit: int) -> str | None:
     """
     if not js_trim(raw):
         return None
-    entries = split_entries(raw)
-    rewritten = serialize_entries(entries)
-    if _without_whitespace(raw) != _without_whitespace(rewritten):
+    # Trimming only removes whitespace, so the rewrite keeps every non-whitespace
+    # character exactly when no piece is blank (a blank piece drops one `§`).
+    pieces = [js_trim(piece) for piece in raw.split(ENTRY_DELIMITER)]
+    if not all(pieces):
         return "empty entry or stray delimiter"
-    if any(contains_delimiter(entry) for entry in entries):
-        # A `§` line at an entry's edge would fuse with a neighbouring delimiter on rewrite.
-        return "a '§' line at the edge of an entry would move entry boundaries"
-    for entry in entries:
+    for entry in pieces:
+        if contains_delimiter(entry):
+            return "a '§' line at the edge of an entry would move entry boundaries"
+    for entry in pieces:
         if len(entry) > char_limit:
             return f"an entry of {len(entry):,} chars is longer than the {char_limit:,}-char limit"
     return None

@@ -218,6 +218,24 @@ def _write_owner(held: HeldLock) -> None:
     os.replace(tmp, held.owner_file)
 
 
+_RECORD_BASE: dict[str, object] = {}
+
+
+def _write_owner_fresh(held: HeldLock) -> None:
+    """The record of a not-yet-published directory: no reader can see it half-written."""
+    if not _RECORD_BASE or _RECORD_BASE.get("pid") != os.getpid():
+        _RECORD_BASE.clear()
+        _RECORD_BASE.update(
+            pid=os.getpid(), start=_process_start_ticks(os.getpid()), host=socket.gethostname()
+        )
+    record = {**_RECORD_BASE, "token": held.token, "inode": held.inode, "mtimeNs": held.mtime_ns}
+    fd = os.open(held.owner_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, json.dumps(record).encode())
+    finally:
+        os.close(fd)
+
+
 def _owner_is_dead(lock_dir: Path, st: os.stat_result) -> bool:
     """True only when the record provably belongs to this lock dir and its process is gone."""
     try:
@@ -257,18 +275,22 @@ def _remove_if_abandoned(lock_dir: Path, stale: float) -> bool:
 
 
 def _remove_debris(lock_dir: Path, keep: Path) -> None:
-    """Delete records, private dirs and temp records older than a minute (crash leftovers)."""
+    """Delete records, private dirs and temp records older than a minute (crash leftovers).
+
+    One directory scan per acquisition: crashes are rare, but their debris must not pile up.
+    """
+    prefixes = (f"{lock_dir.name}.", f".{lock_dir.name}.owner.")
     cutoff = time.time() - _ORPHAN_AGE
-    for pattern in (f"{lock_dir.name}.*", f".{lock_dir.name}.owner.*.tmp"):
-        for path in lock_dir.parent.glob(pattern):
-            if path == keep:
+    with os.scandir(lock_dir.parent) as entries:
+        for entry in entries:
+            if not entry.name.startswith(prefixes) or entry.path == str(keep):
                 continue
             with contextlib.suppress(OSError):
-                if path.lstat().st_mtime < cutoff:
-                    if path.is_dir():
-                        os.rmdir(path)
+                if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    if entry.is_dir(follow_symlinks=False):
+                        os.rmdir(entry.path)
                     else:
-                        path.unlink()
+                        os.unlink(entry.path)
 
 
 def lock_dir_for(target: Path) -> Path:
@@ -309,7 +331,7 @@ def file_lock(
         thread_lock.release()
 
 
-def _stamp(directory: Path, token: str, stale: float, target: Path) -> HeldLock:
+def _stamp(directory: Path, token: str, stale: float, target: Path, lock_dir: Path) -> HeldLock:
     """Give a fresh lock directory an exact mtime and describe it."""
     now_ns = time.time_ns()
     os.utime(directory, ns=(now_ns, now_ns))
@@ -317,7 +339,7 @@ def _stamp(directory: Path, token: str, stale: float, target: Path) -> HeldLock:
     return HeldLock(
         target=target,
         lock_dir=directory,
-        owner_file=owner_record_path(lock_dir_for(target), st.st_ino),
+        owner_file=owner_record_path(lock_dir, st.st_ino),
         token=token,
         inode=st.st_ino,
         mtime_ns=st.st_mtime_ns,
@@ -330,9 +352,9 @@ def _try_once(target: Path, lock_dir: Path, stale: float) -> HeldLock | None:
     token = uuid.uuid4().hex
     private = lock_dir.with_name(f"{lock_dir.name}.{token}")
     os.mkdir(private)
-    held = _stamp(private, token, stale, target)
+    held = _stamp(private, token, stale, target, lock_dir)
     try:
-        _write_owner(held)
+        _write_owner_fresh(held)
         published = _publish(private, lock_dir)
     except BaseException:
         _discard(private, held)
@@ -348,7 +370,7 @@ def _try_once(target: Path, lock_dir: Path, stale: float) -> HeldLock | None:
         os.mkdir(lock_dir)
     except FileExistsError:
         return None
-    held = _stamp(lock_dir, token, stale, target)
+    held = _stamp(lock_dir, token, stale, target, lock_dir)
     with contextlib.suppress(OSError):
         _write_owner(held)
     return held
