@@ -1,0 +1,84 @@
+"""Merging the lexical and dense candidate lists into one ranking.
+
+Reciprocal-rank fusion (``1 / (k + rank)``) ignores the scores and so cannot tell a confident
+first place from a coin toss. The default therefore looks at how far each retriever's score
+stands out: scores are scaled within the candidate list (0 = the list's median, 1 = its best), and
+the fused score is a weighted sum of both retrievers' scaled scores (optionally plus an RRF term).
+The weights live in :class:`SearchConfig` so the benchmark can ablate each piece.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+__all__ = ["SearchConfig", "fuse", "rrf"]
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Knobs of the hybrid search (defaults = the measured best on the LoCoMo dev conversations)."""
+
+    fusion: str = "scaled"
+    """``scaled`` (score-aware, the default), ``rrf`` (plain reciprocal-rank fusion), ``lexical``
+    or ``dense`` (one retriever alone, for the benchmark's baselines)."""
+    candidates: int = 100
+    """How many candidates each retriever contributes before fusion."""
+    rrf_k: int = 60
+    lexical_weight: float = 1.0
+    dense_weight: float = 0.5
+    """The static embedder is the weaker retriever on conversations; it refines, BM25 leads."""
+    rrf_weight: float = 0.0
+    """Weight of an RRF term inside ``scaled`` fusion (0 = off; measured no better)."""
+    stopwords: bool = True
+    """Drop English function words from the lexical query."""
+    dense_stopwords: bool = False
+    """Also drop them from the text the query vector is made of."""
+    neighbour_lexical: float = 0.5
+    """Share of the previous/next turn's BM25 score added to a message's own (0 = off)."""
+    neighbour_dense: float = 0.3
+    """Share of the previous/next turn's cosine added to a message's own (0 = off)."""
+
+
+def rrf(rankings: Sequence[Sequence[K]], k: int = 60, weights: Sequence[float] | None = None) -> dict[K, float]:
+    """Reciprocal-rank fusion of ranked id lists."""
+    fused: dict[K, float] = {}
+    for i, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else weights[i]
+        for rank, doc in enumerate(ranking):
+            fused[doc] = fused.get(doc, 0.0) + weight / (k + rank + 1)
+    return fused
+
+
+def _scaled(scores: Mapping[K, float]) -> dict[K, float]:
+    """Best → 1, median → 0, below the median clipped to 0 (higher score = better)."""
+    if not scores:
+        return {}
+    ordered = sorted(scores.values())
+    top, median = ordered[-1], ordered[len(ordered) // 2]
+    span = top - median
+    if span <= 0:
+        return {doc: 1.0 for doc in scores}
+    return {doc: max(0.0, (s - median) / span) for doc, s in scores.items()}
+
+
+def fuse(lexical: Mapping[K, float], dense: Mapping[K, float], config: SearchConfig) -> dict[K, float]:
+    """Fused score per id; higher is better. Inputs map id → retriever score (higher = better)."""
+    if config.fusion == "lexical":
+        return dict(lexical)
+    if config.fusion == "dense":
+        return dict(dense)
+    lexical_rank = sorted(lexical, key=lambda d: -lexical[d])
+    dense_rank = sorted(dense, key=lambda d: -dense[d])
+    if config.fusion == "rrf":
+        return rrf([lexical_rank, dense_rank], config.rrf_k)
+    if config.fusion != "scaled":
+        raise ValueError(f"unknown fusion {config.fusion!r}")
+    fused = rrf([lexical_rank, dense_rank], config.rrf_k, [config.rrf_weight, config.rrf_weight])
+    for weight, scaled in ((config.lexical_weight, _scaled(lexical)), (config.dense_weight, _scaled(dense))):
+        for doc, value in scaled.items():
+            fused[doc] = fused.get(doc, 0.0) + weight * value
+    return fused

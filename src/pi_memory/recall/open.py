@@ -1,0 +1,59 @@
+"""``open_index(url)``: one entry point, the backend chosen by the URL's shape.
+
+* a path (or ``sqlite:///path``) → :class:`~pi_memory.recall.sqlite_index.SQLiteIndex`
+* ``postgresql://…`` / ``postgres://…`` → PostgreSQL + pgvector (``pip install 'pi-memory[postgres]'``)
+* ``chroma://host:port`` → not available yet (see docs/recall.md); refused with a clear error
+
+Backends are imported lazily so the default needs nothing beyond numpy and tokenizers.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pi_memory.recall.embedders import Embedder
+from pi_memory.recall.fusion import SearchConfig
+from pi_memory.recall.types import RecallError, RecallIndex
+from pi_memory.session.paths import get_agent_dir
+
+__all__ = ["ENV_RECALL_URL", "default_index_path", "open_index"]
+
+ENV_RECALL_URL = "PI_MEMORY_RECALL_URL"
+"""Overrides the default index location (a path or a database URL)."""
+
+
+def default_index_path() -> Path:
+    """``<agentDir>/recall.db`` (agentDir as pi computes it: ``$PI_CODING_AGENT_DIR`` or ``~/.pi/agent``)."""
+    return Path(get_agent_dir()) / "recall.db"
+
+
+def default_url() -> str:
+    return os.environ.get(ENV_RECALL_URL) or str(default_index_path())
+
+
+def open_index(
+    url: str | os.PathLike[str] | None = None,
+    *,
+    embedder: Embedder | str | None = None,
+    config: SearchConfig | None = None,
+) -> RecallIndex:
+    """Open (creating if needed) the recall index at ``url`` (default: :func:`default_url`).
+
+    ``embedder`` defaults to the one the index was built with, else the shipped static model.
+    """
+    target = str(url) if url is not None else default_url()
+    if target.startswith(("postgresql://", "postgres://")):
+        from pi_memory.recall.postgres_index import PostgresIndex
+
+        return PostgresIndex(target, embedder=embedder, config=config)
+    if target.startswith("chroma://"):
+        raise RecallError(
+            "the Chroma backend is not available in this version (see docs/recall.md, 'Backends'); "
+            "use a SQLite path or a postgresql:// URL"
+        )
+    if target.startswith("sqlite:///"):
+        target = target[len("sqlite://") :]
+    from pi_memory.recall.sqlite_index import SQLiteIndex
+
+    return SQLiteIndex(Path(target).expanduser(), embedder=embedder, config=config)

@@ -1,0 +1,406 @@
+"""The embedded default: one SQLite file holding messages, an FTS5 index and the embeddings.
+
+* Messages and their vectors (float16 BLOBs) live in ``messages``; ``messages_fts`` is an
+  external-content FTS5 table (``porter unicode61``) kept in step by triggers, so a message and
+  its search entries are written in the same transaction.
+* WAL mode with a busy timeout lets several processes (two agents, a backfill) write the same
+  file; each ``add`` is one ``BEGIN IMMEDIATE`` transaction committed with ``synchronous=FULL``,
+  so a record is durable once ``add`` returns, even if the process is killed a moment later.
+* Searches keep the vectors in memory (:class:`~pi_memory.recall.hybrid.VectorCache`) and load
+  only rows added since the last search; a delete or a changed text bumps a generation counter
+  that makes every process reload.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pi_memory.recall.embedders import Embedder, get_embedder
+from pi_memory.recall.fusion import SearchConfig
+from pi_memory.recall.hybrid import VectorCache, rank
+from pi_memory.recall.text import dense_query, fts_query
+from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
+
+__all__ = ["SQLiteIndex"]
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS messages(
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    text TEXT NOT NULL,
+    role TEXT NOT NULL,
+    timestamp TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    embedding BLOB NOT NULL,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    last_access TEXT
+);
+CREATE INDEX IF NOT EXISTS messages_session ON messages(session_id, seq);
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+    text, content='messages', content_rowid='seq', tokenize='porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, text) VALUES (new.seq, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF text ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+    INSERT INTO messages_fts(rowid, text) VALUES (new.seq, new.text);
+END;
+"""
+
+_COLUMNS = "seq, id, text, role, timestamp, session_id, metadata"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _as_list(value: str | list[str]) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def filter_sql(filters: Filters | None, alias: str = "") -> tuple[str, list[Any]]:
+    """``AND …`` clauses and parameters for :class:`Filters` (empty when no filter)."""
+    if not filters:
+        return "", []
+    clauses, params = [], []
+    for key in ("session_id", "role"):
+        if key in filters:
+            values = _as_list(filters[key])
+            clauses.append(f"{alias}{key} IN ({', '.join('?' * len(values))})")
+            params.extend(values)
+    if "since" in filters:
+        clauses.append(f"{alias}timestamp >= ?")
+        params.append(filters["since"])
+    if "until" in filters:
+        clauses.append(f"{alias}timestamp < ?")
+        params.append(filters["until"])
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+class SQLiteIndex:
+    """Hybrid (FTS5 + exact dense) recall index in one SQLite file."""
+
+    backend = "sqlite"
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        embedder: Embedder | str | None = None,
+        config: SearchConfig | None = None,
+        *,
+        timeout: float = 30.0,
+    ) -> None:
+        self.path = Path(path)
+        self.url = str(self.path)
+        self.config = config or SearchConfig()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
+        self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = FULL")
+        # executescript commits any open transaction first, so the script carries its own.
+        self._db.executescript(
+            "BEGIN IMMEDIATE;"
+            + _SCHEMA
+            + f"INSERT OR IGNORE INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');"
+            + "INSERT OR IGNORE INTO meta VALUES ('generation', '0'); COMMIT;"
+        )
+        self._stored_space = self._space()
+        if embedder is None and self._stored_space is not None:
+            embedder = self._stored_space[0]
+        self.embedder = get_embedder(embedder) if embedder is None or isinstance(embedder, str) else embedder
+        self._cache: VectorCache | None = None
+        self._generation = ""
+        self._data_version = -1
+
+    # ------------------------------------------------------------------ transactions and metadata
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction: takes the write lock up front, so no deadlock on upgrade."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _space(self) -> tuple[str, int] | None:
+        name, dimension = self._meta("embedder"), self._meta("dimension")
+        return None if name is None or dimension is None else (name, int(dimension))
+
+    def _check_space(self, db: sqlite3.Connection, claim: bool) -> None:
+        """Refuse to mix vector spaces; the first write records the embedder."""
+        space = self._space()
+        mine = (self.embedder.id, self.embedder.dimension)
+        if space is None:
+            if claim:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (mine[0],))
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('dimension', ?)", (str(mine[1]),))
+            return
+        if space != mine:
+            raise EmbedderMismatchError(space[0], space[1], *mine)
+
+    def _bump_generation(self, db: sqlite3.Connection) -> None:
+        db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+
+    # ------------------------------------------------------------------ writing
+
+    def add(self, records: Iterable[Mapping[str, Any]]) -> int:
+        batch = [normalize_record(r) for r in records]
+        if not batch:
+            return 0
+        with self._lock:
+            unique = list({r["id"]: r for r in batch}.values())
+            existing = self._existing_texts([r["id"] for r in unique])
+            todo = [r for r in unique if existing.get(r["id"]) != (r["text"], r["role"], r["session_id"])]
+            if not todo:
+                return 0
+            vectors = self.embedder.embed([r["text"] for r in todo]).astype(np.float16)
+            with self._write() as db:
+                self._check_space(db, claim=True)
+                changed = False
+                for record, vector in zip(todo, vectors, strict=True):
+                    changed |= self._upsert(db, record, vector.tobytes(), record["id"] in existing)
+                if changed:
+                    self._bump_generation(db)
+            return len(todo)
+
+    def _existing_texts(self, ids: list[str]) -> dict[str, tuple[str, str, str]]:
+        found: dict[str, tuple[str, str, str]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = self._db.execute(
+                f"SELECT id, text, role, session_id FROM messages WHERE id IN ({', '.join('?' * len(chunk))})", chunk
+            )
+            found.update({row[0]: (row[1], row[2], row[3]) for row in rows})
+        return found
+
+    @staticmethod
+    def _upsert(db: sqlite3.Connection, record: Record, blob: bytes, exists: bool) -> bool:
+        """Insert, or update in place (keeping seq and access data). Returns True for an update."""
+        metadata = json.dumps(record.get("metadata") or {}, ensure_ascii=False, sort_keys=True)
+        values = (record["text"], record["role"], record["timestamp"], record["session_id"], metadata, blob)
+        if exists:
+            db.execute(
+                "UPDATE messages SET text=?, role=?, timestamp=?, session_id=?, metadata=?, embedding=? WHERE id=?",
+                (*values, record["id"]),
+            )
+            return True
+        db.execute(
+            "INSERT INTO messages(id, text, role, timestamp, session_id, metadata, embedding) VALUES (?,?,?,?,?,?,?)",
+            (record["id"], *values),
+        )
+        return False
+
+    def flush(self) -> None:
+        """Nothing is buffered here: ``add`` has committed by the time it returns."""
+
+    def delete(self, ids: Sequence[str]) -> int:
+        removed = 0
+        with self._write() as db:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                cursor = db.execute(f"DELETE FROM messages WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+                removed += cursor.rowcount
+            if removed:
+                self._bump_generation(db)
+        return removed
+
+    def clear(self) -> None:
+        """Drop every message and the recorded embedder (``reindex`` starts from here)."""
+        with self._write() as db:
+            db.execute("DELETE FROM messages")
+            db.execute("DELETE FROM meta WHERE key IN ('embedder', 'dimension')")
+            self._bump_generation(db)
+
+    def record_access(self, ids: Sequence[str], when: str | None = None) -> None:
+        stamp = when or _now()
+        with self._write() as db:
+            db.executemany(
+                "UPDATE messages SET access_count = access_count + 1, last_access = ? WHERE id = ?",
+                [(stamp, i) for i in ids],
+            )
+
+    # ------------------------------------------------------------------ reading
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT count(*) FROM messages").fetchone()[0])
+
+    def _refresh(self) -> VectorCache:
+        """Bring the in-memory vectors up to date with the file (cheap when nothing changed)."""
+        version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
+        generation = self._meta("generation") or "0"
+        if self._cache is None or generation != self._generation or self._cache.dimension != self.embedder.dimension:
+            self._cache = VectorCache(self.embedder.dimension)
+        elif version == self._data_version and self._cache is not None:
+            return self._cache
+        cache = self._cache
+        rows = self._db.execute(
+            "SELECT seq, session_id, embedding FROM messages WHERE seq > ? ORDER BY seq", (cache.last_seq,)
+        ).fetchall()
+        if rows:
+            vectors = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float16).reshape(len(rows), -1)
+            cache.append([r[0] for r in rows], [r[1] for r in rows], vectors.astype(np.float32))
+        self._generation, self._data_version = generation, version
+        return cache
+
+    def search(self, query: str, top_k: int = 5, filters: Filters | None = None) -> list[Hit]:
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                return self._search(query, top_k, filters)
+            finally:
+                self._db.execute("COMMIT")
+
+    def _search(self, query: str, top_k: int, filters: Filters | None) -> list[Hit]:
+        if self._space() is None:
+            return []
+        self._check_space(self._db, claim=False)
+        cache = self._refresh()
+        where, params = filter_sql(filters, "m.")
+        allowed = None
+        if where:
+            matching = np.fromiter(
+                (r[0] for r in self._db.execute(f"SELECT seq FROM messages m WHERE 1{where}", params)), dtype=np.int64
+            )
+            allowed = np.zeros(len(cache), dtype=bool)
+            positions = cache.positions(matching)
+            allowed[positions[positions >= 0]] = True
+        lexical = self._lexical(query, where, params, cache)
+        vector = self.embedder.embed([dense_query(query, self.config)])[0]
+        ranked = rank(cache, vector, lexical, top_k, self.config, allowed)
+        if not ranked:
+            return []
+        seqs = [int(cache.seqs[r.position]) for r in ranked]
+        rows = {row[0]: row for row in self._rows_by_seq(seqs)}
+        return [_hit(rows[s], r.similarity, r.score) for s, r in zip(seqs, ranked, strict=True) if s in rows]
+
+    def _lexical(self, query: str, where: str, params: list[Any], cache: VectorCache) -> dict[int, float]:
+        match = fts_query(query, self.config.stopwords)
+        if match is None or self.config.fusion == "dense":
+            return {}
+        limit = self.config.candidates * 3
+        sql = (
+            "SELECT f.rowid, -bm25(messages_fts) FROM messages_fts f"
+            + (" JOIN messages m ON m.seq = f.rowid" if where else "")
+            + f" WHERE messages_fts MATCH ?{where} ORDER BY bm25(messages_fts) LIMIT ?"
+        )
+        rows = self._db.execute(sql, [match, *params, limit]).fetchall()
+        if not rows:
+            return {}
+        positions = cache.positions(np.array([r[0] for r in rows], dtype=np.int64))
+        return {int(p): float(r[1]) for p, r in zip(positions, rows, strict=True) if p >= 0}
+
+    def _rows_by_seq(self, seqs: list[int]) -> list[tuple[Any, ...]]:
+        marks = ", ".join("?" * len(seqs))
+        return self._db.execute(f"SELECT {_COLUMNS} FROM messages WHERE seq IN ({marks})", seqs).fetchall()
+
+    def get(self, ids: Sequence[str]) -> list[Hit]:
+        with self._lock:
+            found: dict[str, Hit] = {}
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                marks = ", ".join("?" * len(chunk))
+                for row in self._db.execute(f"SELECT {_COLUMNS} FROM messages WHERE id IN ({marks})", chunk):
+                    found[row[1]] = _hit(row, 0.0, 0.0)
+            return [found[i] for i in ids if i in found]
+
+    def access_stats(self, ids: Sequence[str] | None = None) -> list[AccessStat]:
+        with self._lock:
+            sql = "SELECT id, timestamp, access_count, last_access FROM messages"
+            if ids is None:
+                rows = self._db.execute(sql + " ORDER BY seq").fetchall()
+            else:
+                rows = []
+                for start in range(0, len(ids), 500):
+                    chunk = list(ids[start : start + 500])
+                    rows += self._db.execute(sql + f" WHERE id IN ({', '.join('?' * len(chunk))})", chunk).fetchall()
+            return [AccessStat(r[0], r[1], int(r[2]), r[3]) for r in rows]
+
+    def iter_records(self, batch: int = 1000) -> Iterator[list[Record]]:
+        """Every stored record in insertion order (what ``reindex`` re-embeds)."""
+        last = 0
+        while True:
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT {_COLUMNS} FROM messages WHERE seq > ? ORDER BY seq LIMIT ?", (last, batch)
+                ).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            yield [
+                Record(id=r[1], text=r[2], role=r[3], timestamp=r[4], session_id=r[5], metadata=json.loads(r[6]))
+                for r in rows
+            ]
+
+    def info(self) -> dict[str, Any]:
+        with self._lock:
+            space = self._space()
+            size = sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
+            return {
+                "backend": self.backend,
+                "location": str(self.path),
+                "count": self.count(),
+                "size_bytes": size,
+                "embedder": space[0] if space else None,
+                "dimension": space[1] if space else None,
+                "embedder_in_use": self.embedder.id,
+            }
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> SQLiteIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _hit(row: tuple[Any, ...], similarity: float, score: float) -> Hit:
+    _, id_, text, role, timestamp, session_id, metadata = row
+    return Hit(
+        id=id_,
+        text=text,
+        similarity=similarity,
+        score=score,
+        role=role,
+        timestamp=timestamp,
+        session_id=session_id,
+        metadata=json.loads(metadata),
+    )
+
+
+def vectors_of(index: SQLiteIndex) -> npt.NDArray[np.float32]:
+    """The cached matrix (tests and benchmarks)."""
+    with index._lock:
+        return index._refresh().matrix

@@ -1,0 +1,220 @@
+"""Query processing and message rendering shared by the lexical halves of every backend.
+
+Why these steps (each measured in ``bench/results/locomo_recall.json``):
+
+* FTS5 treats juxtaposed terms as AND. A question almost never shares *all* its words with the
+  message that answers it, so an AND query finds nothing; we OR the content words and let BM25
+  rank.
+* Question words and stopwords ("what", "did", "the") carry no evidence but still match most
+  messages; dropping them keeps BM25 from rewarding long chatty turns.
+* A message is often only meaningful with the turn before it ("Yes, last Tuesday!"), so the index
+  keeps the neighbouring turns in a separate, down-weighted column (lexical) and blends their
+  vectors into the message's own (dense).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pi_memory.recall.fusion import SearchConfig
+
+__all__ = ["STOPWORDS", "content_terms", "dense_query", "fts_query", "terms"]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "aren't",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "don't",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "s",
+        "t",
+        "ll",
+        "re",
+        "ve",
+        "d",
+        "m",
+        "o",
+        "y",
+        "also",
+        "ever",
+        "kind",
+        "like",
+        "might",
+        "must",
+        "shall",
+        "may",
+        "get",
+        "got",
+        "go",
+        "going",
+        "went",
+        "tell",
+        "told",
+        "say",
+        "said",
+        "much",
+        "many",
+    ]
+)
+"""English function words. Only the query is filtered; the index keeps every word (phrase lookups
+and other languages still work)."""
+
+
+def terms(text: str) -> list[str]:
+    """Lower-cased word tokens the way FTS5's ``unicode61`` tokenizer sees them (diacritics folded)."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return _WORD.findall(folded)
+
+
+def content_terms(text: str, drop_stopwords: bool = True) -> list[str]:
+    """Distinct non-stopword terms in order; all distinct terms if the text is only stopwords."""
+    words = list(dict.fromkeys(terms(text)))
+    kept = [w for w in words if w not in STOPWORDS] if drop_stopwords else words
+    return kept or words
+
+
+def fts_query(text: str, drop_stopwords: bool = True) -> str | None:
+    """An FTS5 MATCH expression that ORs the query's content terms (each quoted, so no term can be
+    read as an operator or column filter). ``None`` when nothing searchable is left."""
+    words = content_terms(text, drop_stopwords)
+    if not words:
+        return None
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:64])
+
+
+def dense_query(text: str, config: SearchConfig) -> str:
+    """The text the query vector is made of (the question itself unless configured otherwise)."""
+    if not config.dense_stopwords:
+        return text
+    return " ".join(content_terms(text))
