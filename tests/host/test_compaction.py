@@ -33,8 +33,8 @@ def asst(text: str = "", calls: list[dict[str, Any]] | None = None, usage: dict[
 
 
 def result(call_id: str, text: str) -> dict[str, Any]:
-    return {"role": "toolResult", "toolCallId": call_id, "toolName": "read", "content": [{"type": "text", "text": text}],
-            "isError": False, "timestamp": 3}
+    return {"role": "toolResult", "toolCallId": call_id, "toolName": "read",
+            "content": [{"type": "text", "text": text}], "isError": False, "timestamp": 3}
 
 
 def long_session(tmp_path: Path, turns: int = 6, size: int = 400) -> SessionManager:
@@ -163,7 +163,7 @@ def test_hook_supplies_or_cancels(tmp_path: Path, _isolated_home: Path) -> None:
             "From the hook", 42, {"mine": True}, True)
         assert provider.requests == []
 
-        rt2, provider2, _ = await make_runtime(tmp_path / "b", [], lambda pi: pi.on(
+        rt2, _, _ = await make_runtime(tmp_path / "b", [], lambda pi: pi.on(
             "session_before_compact", lambda e: {"cancel": True}), session=long_session(tmp_path / "b"))
         with pytest.raises(CompactionError, match="Compaction cancelled"):
             await rt2.compact()
