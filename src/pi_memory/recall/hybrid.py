@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from pi_memory.recall.fusion import SearchConfig, fuse
 
-__all__ = ["Ranked", "VectorCache", "rank"]
+__all__ = ["Ranked", "VectorCache", "fuse_candidates", "rank"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
@@ -133,3 +133,41 @@ def rank(
     fused = fuse(lexical_top, dense_top, config)
     best = sorted(fused, key=lambda p: (-fused[p], p))[:top_k]
     return [Ranked(p, fused[p], max(0.0, min(1.0, float(cosine[p])))) for p in best]
+
+
+def _smooth_dict(
+    scores: Mapping[int, float], neighbours: Mapping[int, tuple[int | None, int | None]], weight: float
+) -> dict[int, float]:
+    """:meth:`VectorCache.smooth` for backends that only know some rows' scores (missing = 0)."""
+    if weight == 0:
+        return dict(scores)
+    smoothed = {}
+    for doc, (prev, nxt) in neighbours.items():
+        around = scores.get(prev, 0.0) if prev is not None else 0.0
+        around += scores.get(nxt, 0.0) if nxt is not None else 0.0
+        smoothed[doc] = scores.get(doc, 0.0) + weight * around
+    for doc, value in scores.items():
+        smoothed.setdefault(doc, value)
+    return smoothed
+
+
+def fuse_candidates(
+    lexical: Mapping[int, float],
+    dense: Mapping[int, float],
+    cosines: Mapping[int, float],
+    neighbours: Mapping[int, tuple[int | None, int | None]],
+    top_k: int,
+    config: SearchConfig,
+) -> list[tuple[int, float]]:
+    """The same ranking as :func:`rank` from candidate lists (server-side backends).
+
+    ``cosines`` holds the exact cosine of every candidate and of its neighbours.
+    """
+    lexical_smoothed = _smooth_dict(lexical, neighbours, config.neighbour_lexical)
+    lexical_top = dict(sorted(((d, s) for d, s in lexical_smoothed.items() if s > 0), key=lambda x: -x[1]))
+    lexical_top = dict(list(lexical_top.items())[: config.candidates])
+    dense_smoothed = _smooth_dict(cosines, neighbours, config.neighbour_dense)
+    dense_top = {d: dense_smoothed[d] for d in dense if d in dense_smoothed}
+    fused = fuse(lexical_top, dense_top, config)
+    best = sorted(fused, key=lambda d: (-fused[d], d))[:top_k]
+    return [(d, fused[d]) for d in best]

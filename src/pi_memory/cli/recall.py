@@ -1,0 +1,200 @@
+"""``pi-memory recall …``: build and query the recall index from a shell.
+
+The human reading the terminal sees recalled text as it was written; a message the threat
+scanner flags is marked with a warning (models get a placeholder instead, see
+:mod:`pi_memory.recall.safety`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from pi_memory.recall import RecallError, open_index
+from pi_memory.recall.backfill import backfill
+from pi_memory.recall.open import default_url
+from pi_memory.recall.safety import threats_in
+from pi_memory.session import get_sessions_dir
+
+app = typer.Typer(
+    name="recall",
+    help="Search every past message (hybrid full-text + embedding index).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+UrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--index",
+        help="Index path or URL (postgresql://…). Default: $PI_MEMORY_RECALL_URL, else <agentDir>/recall.db.",
+        show_default=False,
+    ),
+]
+EmbedderOption = Annotated[
+    str | None,
+    typer.Option("--embedder", help="static (default), onnx, openai:<model> or ollama:<model>.", show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+
+
+def _state_path(url: str) -> Path:
+    """Backfill progress lives beside a SQLite index, else in the agent dir."""
+    if "://" in url:
+        return Path(default_url()).with_name("recall-backfill.json")
+    return Path(url).expanduser().with_name(Path(url).name + ".backfill.json")
+
+
+def _fail(message: str) -> None:
+    err.print(Text(f"Error: {message}"), soft_wrap=True)
+    raise typer.Exit(1)
+
+
+@app.command("index")
+def index_cmd(
+    sessions: Annotated[
+        Path | None,
+        typer.Option("--sessions", help="Session directory or file. Default: <agentDir>/sessions.", show_default=False),
+    ] = None,
+    url: UrlOption = None,
+    embedder: EmbedderOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Index new messages of existing session files (incremental: only what was appended)."""
+    target = url or default_url()
+    root = sessions or Path(get_sessions_dir())
+    if not root.exists():
+        _fail(f"no session files at {root}; pass --sessions DIR")
+    try:
+        index = open_index(target, embedder=embedder)
+    except RecallError as exc:
+        _fail(str(exc))
+    try:
+        with Progress(
+            TextColumn("[bold]indexing[/bold] {task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+            disable=as_json,
+        ) as bar:
+            task = bar.add_task("sessions", total=None)
+
+            def progress(file: str, done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total, description=Path(file).name[:40])
+
+            result = backfill(index, root, _state_path(target), progress=progress)
+        count = index.count()
+    except RecallError as exc:
+        _fail(str(exc))
+    finally:
+        index.close()
+    payload = {**result.__dict__, "count": count, "index": target}
+    if as_json:
+        typer.echo(json.dumps(payload, indent=2))
+        return
+    out.print(
+        Text(
+            f"Indexed {result.indexed} new message(s) from {result.files} file(s) "
+            f"({result.files_skipped} unchanged); the index holds {count}."
+        )
+    )
+
+
+@app.command("search")
+def search_cmd(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    top_k: Annotated[int, typer.Option("--top-k", "-k", min=1, max=100, help="How many hits.")] = 5,
+    session: Annotated[str | None, typer.Option("--session", help="Only this session id.")] = None,
+    role: Annotated[str | None, typer.Option("--role", help="Only this role (user, assistant, …).")] = None,
+    url: UrlOption = None,
+    embedder: EmbedderOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Search the index; flagged messages are shown with a warning marker."""
+    filters: dict[str, Any] = {}
+    if session:
+        filters["session_id"] = session
+    if role:
+        filters["role"] = role
+    try:
+        with _opened(url, embedder) as index:
+            hits = index.search(query, top_k=top_k, filters=filters or None)
+    except RecallError as exc:
+        _fail(str(exc))
+    if as_json:
+        rows = [{**h.to_json(), "threats": threats_in(h.text)} for h in hits]
+        typer.echo(json.dumps({"query": query, "hits": rows}, ensure_ascii=False, indent=2))
+        return
+    if not hits:
+        out.print("No matches.")
+        return
+    for hit in hits:
+        found = threats_in(hit.text)
+        head = Text(f"[{hit.id}] (similarity: {hit.similarity:.2f}) {hit.role} {hit.timestamp}", style="bold")
+        out.print(head, soft_wrap=True)
+        if found:
+            out.print(
+                Text(f"⚠ flagged by the threat scanner ({', '.join(found)}): models see a placeholder", style="yellow")
+            )
+        text = hit.text if len(hit.text) <= 800 else hit.text[:800] + " …"
+        out.print(Text(text), soft_wrap=True)
+        out.print()
+
+
+@app.command("status")
+def status_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json: JsonOption = False) -> None:
+    """Message count, size, embedder and backend of the index."""
+    try:
+        with _opened(url, embedder) as index:
+            info = index.info()
+    except RecallError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(info, indent=2))
+        return
+    table = Table(show_header=False, box=None)
+    for key in ("backend", "location", "count", "size_bytes", "embedder", "dimension", "embedder_in_use"):
+        table.add_row(key, str(info.get(key)))
+    out.print(table)
+
+
+@app.command("reindex")
+def reindex_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json: JsonOption = False) -> None:
+    """Re-embed every message with the chosen embedder (default: the shipped static model)."""
+    from pi_memory.recall.reindex import reindex
+
+    target = url or default_url()
+    try:
+        total = reindex(target, embedder)
+    except RecallError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps({"reindexed": total, "index": target}))
+    else:
+        out.print(Text(f"Re-embedded {total} message(s)."))
+
+
+class _opened:
+    """Context manager: open the index, close it after."""
+
+    def __init__(self, url: str | None, embedder: str | None) -> None:
+        self._index = open_index(url or default_url(), embedder=embedder)
+
+    def __enter__(self) -> Any:
+        return self._index
+
+    def __exit__(self, *exc: object) -> None:
+        self._index.close()

@@ -1,0 +1,350 @@
+"""PostgreSQL backend: pgvector (HNSW, cosine) for the dense half, ``tsvector`` for the lexical.
+
+For fleets: many agents on many machines share one database, and the same engine can hold
+curated memory. Differences from the SQLite default, on purpose:
+
+* Dense search is approximate (HNSW, ``hnsw.ef_search`` raised to the candidate count): exact
+  numpy search does not scale past one process's memory; the recall cost is measured in
+  ``bench/recall_bench.py``.
+* Lexical ranking is ``ts_rank_cd`` over an English ``tsvector`` (stemmed, stopwords removed by
+  PostgreSQL), not BM25. Fusion scales each list before mixing, so the score scales do not matter.
+* Neighbour smoothing reads the previous/next message of each candidate by ``(session_id, seq)``.
+
+Needs ``pip install 'pi-memory[postgres]'`` (psycopg 3 + pgvector) and the ``vector`` extension.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from pi_memory.recall.embedders import Embedder, get_embedder
+from pi_memory.recall.fusion import SearchConfig
+from pi_memory.recall.hybrid import fuse_candidates
+from pi_memory.recall.text import content_terms, dense_query
+from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
+
+__all__ = ["PostgresIndex"]
+
+_COLUMNS = "seq, id, text, role, timestamp, session_id, metadata"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _filter_sql(filters: Filters | None) -> tuple[str, list[Any]]:
+    if not filters:
+        return "", []
+    clauses: list[str] = []
+    params: list[Any] = []
+    for key in ("session_id", "role"):
+        if key in filters:
+            value = filters[key]
+            clauses.append(f"{key} = ANY(%s)")
+            params.append([value] if isinstance(value, str) else list(value))
+    if "since" in filters:
+        clauses.append("timestamp >= %s")
+        params.append(filters["since"])
+    if "until" in filters:
+        clauses.append("timestamp < %s")
+        params.append(filters["until"])
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+class PostgresIndex:
+    """Hybrid recall index in PostgreSQL (``postgresql://…`` URL); tables prefixed ``recall_``."""
+
+    backend = "postgres"
+
+    def __init__(
+        self,
+        url: str,
+        embedder: Embedder | str | None = None,
+        config: SearchConfig | None = None,
+        *,
+        table: str = "recall_messages",
+    ) -> None:
+        try:
+            import psycopg
+            from pgvector.psycopg import register_vector
+        except ImportError as exc:  # pragma: no cover - depends on optional packages
+            raise ImportError("the PostgreSQL backend needs: pip install 'pi-memory[postgres]'") from exc
+        if not table.isidentifier():
+            raise ValueError(f"invalid table name {table!r}")
+        self.url = url
+        self.config = config or SearchConfig()
+        self._table = table
+        self._meta_table = f"{table}_meta"
+        self._lock = threading.RLock()
+        self._db = psycopg.connect(url, autocommit=True)
+        self._db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        register_vector(self._db)
+        self._db.execute(f"CREATE TABLE IF NOT EXISTS {self._meta_table}(key text PRIMARY KEY, value text NOT NULL)")
+        stored = self._space()
+        if embedder is None and stored is not None:
+            embedder = stored[0]
+        self.embedder = get_embedder(embedder) if embedder is None or isinstance(embedder, str) else embedder
+
+    # ------------------------------------------------------------------ schema and metadata
+
+    def _space(self) -> tuple[str, int] | None:
+        rows: dict[str, str] = dict(self._db.execute(f"SELECT key, value FROM {self._meta_table}").fetchall())
+        if "embedder" not in rows or "dimension" not in rows:
+            return None
+        return str(rows["embedder"]), int(rows["dimension"])
+
+    def _check_space(self) -> bool:
+        """True when the index has a recorded space (raises if it is not the embedder's)."""
+        space = self._space()
+        if space is not None and space != (self.embedder.id, self.embedder.dimension):
+            raise EmbedderMismatchError(space[0], space[1], self.embedder.id, self.embedder.dimension)
+        return space is not None
+
+    def _ensure_table(self, cur: Any) -> None:
+        """Create the messages table for the embedder's dimension (first write) or refuse a mismatch."""
+        if self._check_space():
+            return
+        mine = (self.embedder.id, self.embedder.dimension)
+        t = self._table
+        cur.execute(
+            f"""
+            CREATE TABLE IF NOT EXISTS {t}(
+                seq bigserial PRIMARY KEY,
+                id text NOT NULL UNIQUE,
+                text text NOT NULL,
+                role text NOT NULL,
+                timestamp text NOT NULL,
+                session_id text NOT NULL,
+                metadata jsonb NOT NULL DEFAULT '{{}}',
+                embedding vector({mine[1]}) NOT NULL,
+                tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
+                access_count integer NOT NULL DEFAULT 0,
+                last_access text
+            )"""
+        )
+        cur.execute(f"CREATE INDEX IF NOT EXISTS {t}_session ON {t}(session_id, seq)")
+        cur.execute(f"CREATE INDEX IF NOT EXISTS {t}_tsv ON {t} USING gin(tsv)")
+        cur.execute(f"CREATE INDEX IF NOT EXISTS {t}_hnsw ON {t} USING hnsw (embedding vector_cosine_ops)")
+        cur.execute(
+            f"INSERT INTO {self._meta_table} VALUES ('embedder', %s), ('dimension', %s) ON CONFLICT DO NOTHING",
+            (mine[0], str(mine[1])),
+        )
+
+    # ------------------------------------------------------------------ writing
+
+    def add(self, records: Iterable[Mapping[str, Any]]) -> int:
+        batch = list({r["id"]: r for r in (normalize_record(r) for r in records)}.values())
+        if not batch:
+            return 0
+        with self._lock, self._db.transaction(), self._db.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
+            self._ensure_table(cur)
+            cur.execute(
+                f"SELECT id, text, role, session_id FROM {self._table} WHERE id = ANY(%s)", ([r["id"] for r in batch],)
+            )
+            existing = {row[0]: tuple(row[1:]) for row in cur.fetchall()}
+            todo = [r for r in batch if existing.get(r["id"]) != (r["text"], r["role"], r["session_id"])]
+            if not todo:
+                return 0
+            vectors = self.embedder.embed([r["text"] for r in todo])
+            rows = [
+                (
+                    r["id"],
+                    r["text"],
+                    r["role"],
+                    r["timestamp"],
+                    r["session_id"],
+                    json.dumps(r.get("metadata") or {}),
+                    vectors[i],
+                )
+                for i, r in enumerate(todo)
+            ]
+            cur.executemany(
+                f"""INSERT INTO {self._table}(id, text, role, timestamp, session_id, metadata, embedding)
+                VALUES (%s, %s, %s, %s, %s, %s, %s)
+                ON CONFLICT (id) DO UPDATE SET text = excluded.text, role = excluded.role,
+                    timestamp = excluded.timestamp, session_id = excluded.session_id,
+                    metadata = excluded.metadata, embedding = excluded.embedding""",
+                rows,
+            )
+            return len(todo)
+
+    def flush(self) -> None:
+        """Nothing is buffered: ``add`` commits before it returns."""
+
+    def _has_table(self) -> bool:
+        row = self._db.execute("SELECT to_regclass(%s)", (self._table,)).fetchone()
+        return row is not None and row[0] is not None
+
+    def delete(self, ids: Sequence[str]) -> int:
+        with self._lock:
+            if not self._has_table():
+                return 0
+            cursor = self._db.execute(f"DELETE FROM {self._table} WHERE id = ANY(%s)", (list(ids),))
+            return cursor.rowcount
+
+    def clear(self) -> None:
+        """Drop the messages and the recorded embedder (``reindex`` starts from here)."""
+        with self._lock, self._db.transaction():
+            self._db.execute(f"DROP TABLE IF EXISTS {self._table}")
+            self._db.execute(f"DELETE FROM {self._meta_table}")
+
+    def record_access(self, ids: Sequence[str], when: str | None = None) -> None:
+        with self._lock:
+            self._db.execute(
+                f"UPDATE {self._table} SET access_count = access_count + 1, last_access = %s WHERE id = ANY(%s)",
+                (when or _now(), list(ids)),
+            )
+
+    # ------------------------------------------------------------------ reading
+
+    def count(self) -> int:
+        with self._lock:
+            if not self._has_table():
+                return 0
+            row = self._db.execute(f"SELECT count(*) FROM {self._table}").fetchone()
+            return int(row[0]) if row else 0
+
+    def search(self, query: str, top_k: int = 5, filters: Filters | None = None) -> list[Hit]:
+        with self._lock:
+            if not self._check_space() or top_k <= 0:
+                return []
+            where, params = _filter_sql(filters)
+            n = self.config.candidates
+            vector = self.embedder.embed([dense_query(query, self.config)])[0]
+            lexical: dict[int, float] = {}
+            terms = content_terms(query, self.config.stopwords)
+            if terms and self.config.fusion != "dense":
+                rows = self._db.execute(
+                    f"""SELECT seq, ts_rank_cd(tsv, q) FROM {self._table},
+                        websearch_to_tsquery('english', %s) q WHERE tsv @@ q{where}
+                        ORDER BY 2 DESC LIMIT %s""",
+                    [" or ".join(terms[:64]), *params, n * 3],
+                ).fetchall()
+                lexical = {int(r[0]): float(r[1]) for r in rows}
+            dense: dict[int, float] = {}
+            if self.config.fusion != "lexical":
+                with self._db.transaction():
+                    self._db.execute(f"SET LOCAL hnsw.ef_search = {max(40, n * 2)}")
+                    rows = self._db.execute(
+                        f"""SELECT seq, 1 - (embedding <=> %s) FROM {self._table} WHERE true{where}
+                            ORDER BY embedding <=> %s LIMIT %s""",
+                        [vector, *params, vector, n],
+                    ).fetchall()
+                dense = {int(r[0]): float(r[1]) for r in rows}
+            neighbours = self._neighbours(set(lexical) | set(dense))
+            extra = {s for pair in neighbours.values() for s in pair if s is not None and s not in dense}
+            cosines = dict(dense)
+            if extra:
+                rows = self._db.execute(
+                    f"SELECT seq, 1 - (embedding <=> %s) FROM {self._table} WHERE seq = ANY(%s)",
+                    (vector, sorted(extra)),
+                ).fetchall()
+                cosines.update({int(r[0]): float(r[1]) for r in rows})
+            ranked = fuse_candidates(lexical, dense, cosines, neighbours, top_k, self.config)
+            if not ranked:
+                return []
+            found = {
+                row[0]: row
+                for row in self._db.execute(
+                    f"SELECT {_COLUMNS} FROM {self._table} WHERE seq = ANY(%s)", ([s for s, _ in ranked],)
+                ).fetchall()
+            }
+            return [_hit(found[s], max(0.0, min(1.0, cosines.get(s, 0.0))), score) for s, score in ranked if s in found]
+
+    def _neighbours(self, seqs: set[int]) -> dict[int, tuple[int | None, int | None]]:
+        if not seqs:
+            return {}
+        rows = self._db.execute(
+            f"""SELECT m.seq,
+                (SELECT p.seq FROM {self._table} p WHERE p.session_id = m.session_id AND p.seq < m.seq
+                 ORDER BY p.seq DESC LIMIT 1),
+                (SELECT n.seq FROM {self._table} n WHERE n.session_id = m.session_id AND n.seq > m.seq
+                 ORDER BY n.seq LIMIT 1)
+            FROM {self._table} m WHERE m.seq = ANY(%s)""",
+            (sorted(seqs),),
+        ).fetchall()
+        return {int(r[0]): (r[1], r[2]) for r in rows}
+
+    def get(self, ids: Sequence[str]) -> list[Hit]:
+        with self._lock:
+            if not self._has_table():
+                return []
+            rows = self._db.execute(f"SELECT {_COLUMNS} FROM {self._table} WHERE id = ANY(%s)", (list(ids),))
+            found = {row[1]: _hit(row, 0.0, 0.0) for row in rows.fetchall()}
+            return [found[i] for i in ids if i in found]
+
+    def access_stats(self, ids: Sequence[str] | None = None) -> list[AccessStat]:
+        with self._lock:
+            if not self._has_table():
+                return []
+            sql = f"SELECT id, timestamp, access_count, last_access FROM {self._table}"
+            if ids is None:
+                rows = self._db.execute(sql + " ORDER BY seq").fetchall()
+            else:
+                rows = self._db.execute(sql + " WHERE id = ANY(%s)", (list(ids),)).fetchall()
+            return [AccessStat(r[0], r[1], int(r[2]), r[3]) for r in rows]
+
+    def iter_records(self, batch: int = 1000) -> Iterator[list[Record]]:
+        last = 0
+        while self._has_table():
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT {_COLUMNS} FROM {self._table} WHERE seq > %s ORDER BY seq LIMIT %s", (last, batch)
+                ).fetchall()
+            if not rows:
+                return
+            last = rows[-1][0]
+            yield [
+                Record(id=r[1], text=r[2], role=r[3], timestamp=r[4], session_id=r[5], metadata=dict(r[6]))
+                for r in rows
+            ]
+
+    def info(self) -> dict[str, Any]:
+        with self._lock:
+            space = self._space()
+            size = 0
+            if self._has_table():
+                row = self._db.execute("SELECT pg_total_relation_size(%s)", (self._table,)).fetchone()
+                size = int(row[0]) if row else 0
+            return {
+                "backend": self.backend,
+                "location": _redact(self.url),
+                "count": self.count(),
+                "size_bytes": size,
+                "embedder": space[0] if space else None,
+                "dimension": space[1] if space else None,
+                "embedder_in_use": self.embedder.id,
+            }
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _redact(url: str) -> str:
+    """Never print a password from a connection URL."""
+    head, sep, tail = url.partition("@")
+    if not sep or "://" not in head:
+        return url
+    scheme, _, credentials = head.partition("://")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}@{tail}"
+
+
+def _hit(row: tuple[Any, ...], similarity: float, score: float) -> Hit:
+    _, id_, text, role, timestamp, session_id, metadata = row
+    return Hit(
+        id=id_,
+        text=text,
+        similarity=similarity,
+        score=score,
+        role=role,
+        timestamp=timestamp,
+        session_id=session_id,
+        metadata=dict(metadata) if isinstance(metadata, dict) else {},
+    )
