@@ -271,3 +271,7 @@ def demo(
 from pi_memory.cli.chat import chat  # noqa: E402  (the chat command lives in its own module)
 
 app.command("chat")(chat)
+
+from pi_memory.cli.recall import app as recall_app  # noqa: E402  (recall commands live in their own module)
+
+app.add_typer(recall_app, name="recall")
