@@ -1,0 +1,97 @@
+"""Recall fixtures: the index suite runs over every finished backend (SQLite, PostgreSQL).
+
+PostgreSQL is real (the ``pgserver`` package: PostgreSQL 16 + pgvector, started once per test
+worker); each test gets its own table so tests never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pi_memory.recall import SQLiteIndex
+from pi_memory.recall.embedders import normalize_rows
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+BACKENDS = ["sqlite", "postgres"]
+
+
+class HashEmbedder:
+    """A second, deterministic vector space (bag of hashed words) to test space mismatches."""
+
+    def __init__(self, dimension: int = 32, name: str = "test-hash") -> None:
+        self._dimension = dimension
+        self._id = f"{name}-{dimension}"
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        rows = np.zeros((len(texts), self._dimension), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for word in text.lower().split():
+                rows[i, int(hashlib.md5(word.encode()).hexdigest(), 16) % self._dimension] += 1
+        return normalize_rows(rows)
+
+
+@pytest.fixture(scope="session")
+def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import pgserver
+
+    server = pgserver.get_server(tmp_path_factory.mktemp("pgdata"), cleanup_mode="stop")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+_tables = itertools.count()
+
+
+@pytest.fixture(params=BACKENDS)
+def make_index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """``make_index(embedder=None, name="a")`` → a fresh index of the parametrized backend;
+    the same ``name`` reopens the same index."""
+    opened: list[Any] = []
+    tables: dict[str, str] = {}
+
+    def make(embedder: Any = None, name: str = "a") -> Any:
+        if request.param == "sqlite":
+            index: Any = SQLiteIndex(tmp_path / f"{name}.db", embedder=embedder)
+        else:
+            from pi_memory.recall.postgres_index import PostgresIndex
+
+            url = request.getfixturevalue("pg_url")
+            table = tables.setdefault(name, f"t{next(_tables)}_{abs(hash(request.node.nodeid)) % 10**8}")
+            index = PostgresIndex(url, embedder=embedder, table=table)
+        opened.append(index)
+        return index
+
+    yield make
+    for index in opened:
+        try:
+            index.close()
+        except Exception:
+            pass
+
+
+def record(i: int | str, text: str, *, session: str = "s1", role: str = "user", ts: str | None = None) -> dict[str, Any]:
+    return {
+        "id": str(i),
+        "text": text,
+        "role": role,
+        "timestamp": ts or "2025-01-01T00:00:00.000Z",
+        "session_id": session,
+    }
