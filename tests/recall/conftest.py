@@ -87,7 +87,9 @@ def make_index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Calla
             pass
 
 
-def record(i: int | str, text: str, *, session: str = "s1", role: str = "user", ts: str | None = None) -> dict[str, Any]:
+def record(
+    i: int | str, text: str, *, session: str = "s1", role: str = "user", ts: str | None = None
+) -> dict[str, Any]:
     return {
         "id": str(i),
         "text": text,

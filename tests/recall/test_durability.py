@@ -76,8 +76,9 @@ def test_two_processes_write_the_same_file(tmp_path: Path) -> None:
 def test_a_reader_sees_another_processes_writes(tmp_path: Path) -> None:
     path = tmp_path / "recall.db"
     with SQLiteIndex(path) as reader:
-        reader.add([{"id": "r0", "text": "seed", "role": "user", "timestamp": "2025-01-01T00:00:00Z",
-                     "session_id": "r"}])
+        reader.add(
+            [{"id": "r0", "text": "seed", "role": "user", "timestamp": "2025-01-01T00:00:00Z", "session_id": "r"}]
+        )
         assert reader.search("seed", top_k=1)[0].id == "r0"
         proc = _writer(path, "late", 2)
         proc.communicate(timeout=60)

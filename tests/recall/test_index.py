@@ -67,7 +67,9 @@ def test_filters(make_index: Any) -> None:
     assert only_s2 and {h.session_id for h in only_s2} == {"s2"}
     users = index.search("code lessons database", top_k=10, filters={"role": ["user"]})
     assert users and {h.role for h in users} == {"user"}
-    february = index.search("orders", top_k=10, filters={"since": "2025-02-01T00:00:00Z", "until": "2025-02-02T00:00:00Z"})
+    february = index.search(
+        "orders", top_k=10, filters={"since": "2025-02-01T00:00:00Z", "until": "2025-02-02T00:00:00Z"}
+    )
     assert {h.id for h in february} <= {"b1", "b2"} and february
 
 

@@ -103,8 +103,10 @@ def test_search_records_access_and_decay_weights_change(tmp_path: Path) -> None:
     old = (now - timedelta(days=200)).isoformat().replace("+00:00", "Z")
     with _service(tmp_path) as service:
         service.index.add(
-            [record("old", "We chose PostgreSQL for the billing service", ts=old),
-             record("other", "Lunch was great", ts=old)]
+            [
+                record("old", "We chose PostgreSQL for the billing service", ts=old),
+                record("other", "Lunch was great", ts=old),
+            ]
         )
         before = {m.id for m in service.important_memories(threshold=0.7)}
         assert "old" not in before  # 200 days old, never recalled: weight ≈ 0.62

@@ -137,7 +137,11 @@ class SQLiteIndex:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One IMMEDIATE transaction: takes the write lock up front, so no deadlock on upgrade."""
+        """One IMMEDIATE transaction: takes the write lock up front, so no deadlock on upgrade.
+
+        ``PRAGMA data_version`` only moves for other connections' commits, so our own writes
+        mark the vector cache stale here.
+        """
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -145,6 +149,8 @@ class SQLiteIndex:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+            finally:
+                self._data_version = -1
             self._db.execute("COMMIT")
 
     def _meta(self, key: str) -> str | None:

@@ -108,13 +108,23 @@ def normalize_record(record: Mapping[str, Any]) -> Record:
     if not isinstance(metadata, dict):
         raise ValueError("recall record metadata must be a dict")
     return Record(
-        id=record["id"],
-        text=record["text"],
-        role=record["role"],
-        timestamp=record["timestamp"],
-        session_id=record["session_id"],
+        id=_utf8(record["id"]),
+        text=_utf8(record["text"]),
+        role=_utf8(record["role"]),
+        timestamp=_utf8(record["timestamp"]),
+        session_id=_utf8(record["session_id"]),
         metadata=dict(metadata),
     )
+
+
+def _utf8(value: str) -> str:
+    """Lone surrogates (JavaScript strings may hold them; pi writes them to JSON) cannot be stored
+    as UTF-8 or tokenized: they become U+FFFD, the rest of the text is kept."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return value
 
 
 @runtime_checkable
