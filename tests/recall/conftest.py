@@ -6,6 +6,7 @@ worker); each test gets its own table so tests never see each other's rows.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 from collections.abc import Callable, Iterator, Sequence
@@ -81,10 +82,8 @@ def make_index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Calla
 
     yield make
     for index in opened:
-        try:
+        with contextlib.suppress(Exception):
             index.close()
-        except Exception:
-            pass
 
 
 def record(

@@ -64,7 +64,7 @@ def test_two_processes_write_the_same_file(tmp_path: Path) -> None:
     SQLiteIndex(path).close()  # create the schema once so both start on a WAL file
     writers = [_writer(path, name, 30) for name in ("alpha", "beta")]
     for proc in writers:
-        out, err = proc.communicate(timeout=120)
+        _out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
     with SQLiteIndex(path) as index:
         assert index.count() == 600
