@@ -1,0 +1,77 @@
+"""Storage backends for :class:`~pi_memory.memory.MemoryStore`, and opening a store from settings.
+
+The file backend (:class:`~pi_memory.memory.files.FileBackend`) is the default and lives with the
+store; :mod:`pi_memory.backends.postgres` puts the same two "files" in PostgreSQL so agents on
+many machines share one memory. Which one a program uses is a setting, so a second machine joins a
+fleet by changing one line of ``settings.json``::
+
+    {"pi-memory": {"backend": "postgres", "dsn": "postgresql://agent@db.internal/agents"}}
+
+:func:`open_store` turns that ``pi-memory`` settings section into a ready store; the MCP server
+uses it, and so can any host. psycopg is imported only when the PostgreSQL backend is chosen.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pi_memory.memory import MemoryStore, default_memory_dir
+from pi_memory.memory.files import FileBackend
+from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
+
+__all__ = ["BACKENDS", "DSN_ENV", "SettingsError", "open_store"]
+
+BACKENDS = ("file", "postgres")
+#: Used when ``backend`` is ``postgres`` and no ``dsn`` is set (keeps passwords out of files).
+DSN_ENV = "PI_MEMORY_DSN"
+
+
+class SettingsError(ValueError):
+    """The ``pi-memory`` settings cannot open a store; the message names the key to fix."""
+
+
+def open_store(
+    section: Mapping[str, Any] | None = None,
+    *,
+    dir: Path | str | None = None,
+    dsn: str | None = None,
+    namespace: str | None = None,
+) -> MemoryStore:
+    """A :class:`MemoryStore` configured by a ``pi-memory`` settings section.
+
+    Keys: ``backend`` (``"file"``, the default, or ``"postgres"``), ``dataDir`` (file backend),
+    ``dsn`` and ``namespace`` (PostgreSQL; the DSN falls back to ``$PI_MEMORY_DSN``),
+    ``memoryCharLimit``, ``userCharLimit``, ``poolSize``, ``statementTimeoutMs``. Explicit
+    arguments win over the section: ``dir`` forces the file backend, ``dsn`` forces PostgreSQL.
+    """
+    config = dict(section or {})
+    limits = {
+        "memory_char_limit": config.get("memoryCharLimit", DEFAULT_MEMORY_CHAR_LIMIT),
+        "user_char_limit": config.get("userCharLimit", DEFAULT_USER_CHAR_LIMIT),
+    }
+    kind = "file" if dir is not None else "postgres" if dsn is not None else str(config.get("backend") or "file")
+    if kind not in BACKENDS:
+        raise SettingsError(f"pi-memory.backend must be one of {', '.join(BACKENDS)}, got {kind!r}")
+    if kind == "file":
+        where = dir if dir is not None else config.get("dataDir")
+        directory = Path(str(where)).expanduser() if where else default_memory_dir()
+        return MemoryStore(backend=FileBackend(directory), **limits)
+
+    from pi_memory.backends.postgres import PostgresBackend
+
+    url = dsn or config.get("dsn") or os.environ.get(DSN_ENV, "")
+    if not isinstance(url, str) or not url.strip():
+        raise SettingsError(
+            f"pi-memory.backend is 'postgres' but no DSN is set: add pi-memory.dsn (e.g. "
+            f"'postgresql://user@host/db') or set ${DSN_ENV}"
+        )
+    options: dict[str, Any] = {}
+    if "poolSize" in config:
+        options["pool_size"] = int(config["poolSize"])
+    if "statementTimeoutMs" in config:
+        options["statement_timeout_ms"] = int(config["statementTimeoutMs"])
+    backend = PostgresBackend(url, namespace or str(config.get("namespace") or "default"), **options)
+    return MemoryStore(backend=backend, **limits)

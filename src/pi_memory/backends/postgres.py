@@ -1,0 +1,433 @@
+"""MemoryStore on PostgreSQL: one database shared by agents on many machines.
+
+The backend keeps the file backend's contract (:mod:`pi_memory.memory.backend`) so the store's
+rules — budgets, scanning, drift detection — are the same code on both:
+
+* one row of raw text per ``(namespace, target)`` in ``pi_memory_files``; ``NULL`` content
+  means "no file yet", so a failed mutation leaves nothing behind;
+* a mutation is one transaction holding the row lock (``SELECT … FOR UPDATE``); waiting longer
+  than the store's ``lock_timeout`` hits PostgreSQL's ``lock_timeout`` and becomes the store's
+  retryable "busy" result. A connection that dies mid-transaction is rolled back by the server,
+  so the row is either the old or the new text, never a mix;
+* drift backups are rows of ``pi_memory_backups`` named like the files'
+  (``postgres:<namespace>/MEMORY.md.bak.<unix-ts>``) and stamped with the database clock;
+* an unreachable database is not an exception: reads and writes return the store's
+  structured failure with what to check, and nothing is written.
+
+Threads of one process queue on an in-process lock per target before taking a pooled connection
+(as the file backend's lock does), so a busy process holds one connection per target, not one
+per waiting thread.
+
+Needs ``pip install 'pi-memory[postgres]'`` (psycopg 3 and psycopg-pool).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import math
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pi_memory.memory.backend import BackendBusy, RawText
+from pi_memory.memory.files import FILE_NAMES
+
+from .schema import SchemaError, migrate, schema_status
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+__all__ = ["BackupInfo", "PostgresBackend", "PostgresUnavailable", "advisory_lock", "describe_dsn"]
+
+log = logging.getLogger(__name__)
+
+LOCATION_PREFIX = "postgres:"
+DEFAULT_POOL_SIZE = 4
+DEFAULT_STATEMENT_TIMEOUT_MS = 10_000
+DEFAULT_CONNECT_TIMEOUT = 5.0
+_MAX_NAMESPACE_CHARS = 200
+
+
+def _import_psycopg() -> tuple[Any, Any]:
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError as exc:  # pragma: no cover - depends on the optional extra
+        raise ImportError(
+            "the PostgreSQL memory backend needs psycopg 3 and psycopg-pool: pip install 'pi-memory[postgres]'"
+        ) from exc
+    return psycopg, psycopg_pool
+
+
+def describe_dsn(dsn: str) -> str:
+    """``user@host:port/dbname`` for messages — never the password."""
+    psycopg, _ = _import_psycopg()
+    try:
+        parts = psycopg.conninfo.conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "<invalid DSN>"
+    host = str(parts.get("host") or "localhost")
+    if host.startswith("/"):
+        host = f"socket {host}"
+    where = f"{host}:{parts.get('port') or 5432}/{parts.get('dbname') or parts.get('user') or 'postgres'}"
+    return f"{parts['user']}@{where}" if parts.get("user") else where
+
+
+def _scalar(row: tuple[Any, ...] | None) -> Any:
+    """The first column of a one-row result (queries that always return a row)."""
+    if row is None:  # pragma: no cover - aggregate queries always return a row
+        raise RuntimeError("the query returned no row")
+    return row[0]
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0].strip()
+
+
+def _lock_key(key: str) -> int:
+    """A stable signed 64-bit advisory-lock id for ``key`` (same on every machine)."""
+    return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big", signed=True)
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    """One drift backup: ``location`` is what the store reported (``postgres:ns/MEMORY.md.bak.<ts>``)."""
+
+    location: str
+    target: str
+    created_at: datetime
+    chars: int
+
+
+class PostgresUnavailable(Exception):
+    """The database cannot be used right now; the message says what to check."""
+
+
+class _FailedTransaction:
+    """Handed to the store when no transaction could be opened: ``raw.error`` stops the mutation."""
+
+    def __init__(self, error: str) -> None:
+        self.raw = RawText(error=error)
+
+    def write(self, text: str) -> None:  # pragma: no cover - the store never writes over an error
+        raise RuntimeError("no database transaction is open")
+
+    def backup(self, raw: RawText) -> str:  # pragma: no cover - drift is not checked after an error
+        raise RuntimeError("no database transaction is open")
+
+
+class _PostgresTransaction:
+    """The row lock of one target, held by an open database transaction."""
+
+    def __init__(self, backend: PostgresBackend, conn: psycopg.Connection[Any], target: str, raw: RawText) -> None:
+        self._backend = backend
+        self._conn = conn
+        self._target = target
+        self.raw = raw
+        self.changed = False
+
+    def write(self, text: str) -> None:
+        self._conn.execute(
+            "UPDATE pi_memory_files SET content = %s, updated_at = now() WHERE namespace = %s AND target = %s",
+            (text, self._backend.namespace, self._target),
+        )
+        self.changed = True
+
+    def backup(self, raw: RawText) -> str:
+        """Keep ``raw`` in ``pi_memory_backups``; identical content is backed up once."""
+        ns, label = self._backend.namespace, self._backend.label(self._target)
+        found = self._conn.execute(
+            "SELECT name FROM pi_memory_backups WHERE namespace = %s AND target = %s AND content = %s "
+            "ORDER BY created_at, name LIMIT 1",
+            (ns, self._target, raw.text),
+        ).fetchone()
+        if found is not None:
+            return self._backend.backup_location(found[0])
+        stamp = int(_scalar(self._conn.execute("SELECT floor(extract(epoch FROM clock_timestamp()))").fetchone()))
+        base = f"{label}.bak.{stamp}"
+        for n in range(1000):
+            name = base if n == 0 else f"{base}.{n}"
+            inserted = self._conn.execute(
+                "INSERT INTO pi_memory_backups (namespace, name, target, content) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING RETURNING name",
+                (ns, name, self._target, raw.text),
+            ).fetchone()
+            if inserted is not None:
+                self.changed = True
+                return self._backend.backup_location(name)
+        raise RuntimeError(f"could not name a backup of {label} after 1000 tries")  # pragma: no cover
+
+
+class PostgresBackend:
+    """``MEMORY.md`` and ``USER.md`` of one ``namespace`` in a PostgreSQL database.
+
+    ``dsn`` is a libpq connection string or ``postgresql://`` URL. Agents that share a
+    ``namespace`` share memory; ``pool_size`` bounds this backend's connections;
+    ``statement_timeout_ms`` bounds every statement (a hung server becomes a retryable failure,
+    not a hung agent); ``connect_timeout`` bounds how long an unreachable server is waited for.
+    With ``auto_migrate`` (the default) the first use creates or upgrades the tables, as
+    ``pi-memory db migrate`` does; without it a missing schema is a failure saying so.
+    """
+
+    def __init__(
+        self,
+        dsn: str,
+        namespace: str = "default",
+        *,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        statement_timeout_ms: int = DEFAULT_STATEMENT_TIMEOUT_MS,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        auto_migrate: bool = True,
+        application_name: str = "pi-memory",
+    ) -> None:
+        psycopg, psycopg_pool = _import_psycopg()
+        if not isinstance(namespace, str) or not namespace.strip() or len(namespace) > _MAX_NAMESPACE_CHARS:
+            raise ValueError(f"namespace must be a non-empty string of at most {_MAX_NAMESPACE_CHARS} chars")
+        if pool_size < 1:
+            raise ValueError("pool_size must be at least 1")
+        if statement_timeout_ms < 0:
+            raise ValueError("statement_timeout_ms must be 0 (no limit) or more")
+        self.dsn = dsn
+        self.namespace = namespace
+        self.statement_timeout_ms = int(statement_timeout_ms)
+        self.connect_timeout = float(connect_timeout)
+        self.auto_migrate = auto_migrate
+        self.where = describe_dsn(dsn)
+        self._psycopg = psycopg
+        self._connect_kwargs: dict[str, Any] = {
+            "autocommit": True,
+            "connect_timeout": max(1, math.ceil(self.connect_timeout)),
+            "application_name": application_name,
+        }
+        self._pool: ConnectionPool[Any] = psycopg_pool.ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=pool_size,
+            kwargs=self._connect_kwargs,
+            configure=self._configure,
+            check=psycopg_pool.ConnectionPool.check_connection,
+            open=False,
+            timeout=self.connect_timeout,
+            name=f"pi-memory:{namespace}",
+        )
+        self._ready = False
+        self._ready_lock = threading.Lock()
+        self._target_locks = {target: threading.Lock() for target in FILE_NAMES}
+
+    # ------------------------------------------------------------ StorageBackend
+
+    def location(self, target: str) -> str:
+        return f"{LOCATION_PREFIX}{self.namespace}/{FILE_NAMES[target]}"
+
+    def label(self, target: str) -> str:
+        return FILE_NAMES[target]
+
+    def prepare(self) -> None:
+        """Check the server and the schema once (creating it with ``auto_migrate``).
+
+        Never raises for an unreachable server: the following read reports it as a result.
+        """
+        with contextlib.suppress(PostgresUnavailable):
+            self._ensure_ready()
+
+    def read(self, target: str) -> RawText:
+        try:
+            self._ensure_ready()
+            with self._connection(self.connect_timeout) as conn:
+                row = conn.execute(
+                    "SELECT content FROM pi_memory_files WHERE namespace = %s AND target = %s",
+                    (self.namespace, target),
+                ).fetchone()
+        except PostgresUnavailable as exc:
+            return RawText(error=str(exc))
+        except self._psycopg.OperationalError as exc:
+            return RawText(error=self._unreachable(exc))
+        if row is None or row[0] is None:
+            return RawText()
+        return RawText(text=row[0], exists=True)
+
+    @contextlib.contextmanager
+    def transaction(self, target: str, timeout: float) -> Iterator[_PostgresTransaction | _FailedTransaction]:
+        """Hold the row lock of ``target`` for one mutation (see the module docstring)."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        local = self._target_locks[target]
+        if not local.acquire(timeout=max(0.0, timeout)):
+            raise BackendBusy(f"{self.location(target)} is locked by another thread of this process")
+        try:
+            with contextlib.ExitStack() as stack:
+                try:
+                    self._ensure_ready()
+                    conn = stack.enter_context(self._connection(max(0.0, deadline - time.monotonic())))
+                except PostgresUnavailable as exc:
+                    yield _FailedTransaction(str(exc))
+                    return
+                yield from self._locked(conn, target, deadline)
+        finally:
+            local.release()
+
+    # ----------------------------------------------------------------- extras
+
+    def backup_location(self, name: str) -> str:
+        return f"{LOCATION_PREFIX}{self.namespace}/{name}"
+
+    def list_backups(self, target: str | None = None) -> list[BackupInfo]:
+        """This namespace's drift backups, oldest first."""
+        query = "SELECT name, target, created_at, length(content) FROM pi_memory_backups WHERE namespace = %s"
+        params: list[Any] = [self.namespace]
+        if target is not None:
+            query += " AND target = %s"
+            params.append(target)
+        with self._connection(self.connect_timeout) as conn:
+            rows = conn.execute(query + " ORDER BY created_at, name", params).fetchall()
+        return [BackupInfo(self.backup_location(name), tgt, created, chars) for name, tgt, created, chars in rows]
+
+    def read_backup(self, location: str) -> str | None:
+        """The text a backup holds (``location`` as reported, or just its name); ``None`` if unknown."""
+        prefix = f"{LOCATION_PREFIX}{self.namespace}/"
+        name = location[len(prefix):] if location.startswith(prefix) else location
+        with self._connection(self.connect_timeout) as conn:
+            row = conn.execute(
+                "SELECT content FROM pi_memory_backups WHERE namespace = %s AND name = %s", (self.namespace, name)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def advisory_lock(self, key: str) -> contextlib.AbstractContextManager[bool]:
+        """Non-blocking cross-machine lock scoped to this namespace (see :func:`advisory_lock`)."""
+        return advisory_lock(self, key)
+
+    def close(self) -> None:
+        """Close the pool's connections (the backend can not be used afterwards)."""
+        self._pool.close()
+
+    def __enter__(self) -> PostgresBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"PostgresBackend({self.where!r}, namespace={self.namespace!r})"
+
+    # ---------------------------------------------------------------- helpers
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        conn.execute("SELECT set_config('statement_timeout', %s, false)", (f"{self.statement_timeout_ms}ms",))
+
+    def _locked(
+        self, conn: psycopg.Connection[Any], target: str, deadline: float
+    ) -> Iterator[_PostgresTransaction]:
+        errors = self._psycopg.errors
+        key = (self.namespace, target)
+        wait_ms = max(1, int((deadline - time.monotonic()) * 1000))
+        try:
+            with conn.transaction():
+                conn.execute("SELECT set_config('lock_timeout', %s, true)", (f"{wait_ms}ms",))
+                # The placeholder row gives a first writer something to lock; rolled back if unused.
+                conn.execute(
+                    "INSERT INTO pi_memory_files (namespace, target) VALUES (%s, %s) ON CONFLICT DO NOTHING", key
+                )
+                row = conn.execute(
+                    "SELECT content FROM pi_memory_files WHERE namespace = %s AND target = %s FOR UPDATE", key
+                ).fetchone()
+                content = None if row is None else row[0]
+                raw = RawText() if content is None else RawText(text=content, exists=True)
+                txn = _PostgresTransaction(self, conn, target, raw)
+                yield txn
+                if not txn.changed:
+                    raise self._psycopg.Rollback()
+        except (errors.LockNotAvailable, errors.QueryCanceled) as exc:
+            raise BackendBusy(f"{self.location(target)}: {_first_line(exc)}") from exc
+        except self._psycopg.OperationalError as exc:
+            # The connection broke mid-transaction: the server rolled it back, nothing changed.
+            log.warning("PostgreSQL connection lost during a write to %s: %s", self.location(target), exc)
+            raise BackendBusy(f"{self.location(target)}: connection lost ({_first_line(exc)})") from exc
+
+    @contextlib.contextmanager
+    def _connection(self, timeout: float) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection; a pool timeout is "busy" if the server is up, else unavailable."""
+        try:
+            conn = self._pool.getconn(timeout=timeout)
+        except self._psycopg.OperationalError as exc:  # PoolTimeout is one
+            problem = self._probe()
+            if problem is not None:
+                raise PostgresUnavailable(problem) from exc
+            raise BackendBusy(f"no free connection to {self.where} within {timeout:.1f}s") from exc
+        try:
+            yield conn
+        finally:
+            self._pool.putconn(conn)  # a broken connection is discarded, not reused
+
+    def _ensure_ready(self) -> None:
+        """Connect once directly (fast, precise errors), check/migrate the schema, open the pool."""
+        if self._ready:
+            return
+        with self._ready_lock:
+            if self._ready:
+                return
+            try:
+                with self._psycopg.connect(self.dsn, **self._connect_kwargs) as conn:
+                    status = schema_status(conn)
+                    if not status.up_to_date:
+                        if self.auto_migrate and not status.too_new:
+                            migrate(conn)
+                        else:
+                            raise PostgresUnavailable(f"PostgreSQL at {self.where}: {status.problem()}")
+            except SchemaError as exc:
+                raise PostgresUnavailable(f"PostgreSQL at {self.where}: {exc}") from exc
+            except self._psycopg.Error as exc:
+                raise PostgresUnavailable(self._unreachable(exc)) from exc
+            self._pool.open(wait=False)
+            self._ready = True
+
+    def _probe(self) -> str | None:
+        """Why a fresh connection fails right now, or ``None`` when the server answers."""
+        try:
+            with self._psycopg.connect(self.dsn, **self._connect_kwargs) as conn:
+                conn.execute("SELECT 1")
+        except self._psycopg.Error as exc:
+            return self._unreachable(exc)
+        return None
+
+    def _unreachable(self, exc: BaseException) -> str:
+        return (
+            f"PostgreSQL at {self.where} is unreachable ({_first_line(exc)}): check that the server is running "
+            "and accepts connections from this machine, and the pi-memory.dsn setting (host, port, database, "
+            "user, password)"
+        )
+
+
+@contextlib.contextmanager
+def advisory_lock(conn_or_backend: PostgresBackend | psycopg.Connection[Any], key: str) -> Iterator[bool]:
+    """Try to take a PostgreSQL session advisory lock named ``key``; never waits.
+
+    Yields ``True`` when this caller holds the lock for the ``with`` block, ``False`` when
+    another session (on any machine) holds it — the caller should then skip its work, as
+    dreaming does when another worker is already consolidating. The lock dies with its
+    connection, so a crashed holder never leaves a stale lock behind.
+
+    With a :class:`PostgresBackend` the key is scoped to its namespace and a pooled connection is
+    held for the block; with a connection the key is used as given.
+    """
+    if isinstance(conn_or_backend, PostgresBackend):
+        backend = conn_or_backend
+        backend._ensure_ready()
+        scoped = f"pi-memory/{backend.namespace}/{key}"
+        with backend._connection(backend.connect_timeout) as conn, advisory_lock(conn, scoped) as held:
+            yield held
+        return
+    conn = conn_or_backend
+    lock_id = _lock_key(key)
+    held = bool(_scalar(conn.execute("SELECT pg_try_advisory_lock(%s)", (lock_id,)).fetchone()))
+    try:
+        yield held
+    finally:
+        if held and not conn.closed:
+            with contextlib.suppress(Exception):
+                conn.execute("SELECT pg_advisory_unlock(%s)", (lock_id,))
