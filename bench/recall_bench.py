@@ -1,0 +1,188 @@
+"""Recall index throughput and search latency at 10k and 100k synthetic messages, per backend.
+
+Throughput = messages/s through ``add`` in batches of 256 (embed + store + commit). Latency = p50/p95
+of ``search(top_k=5)`` over 50 queries after the first (warm) search. The named peer is brute force:
+a plain numpy cosine scan over the same static vectors with no lexical half and no storage.
+
+    .venv/bin/python bench/recall_bench.py [--sizes 10000 100000] [--backends sqlite postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pi_memory.recall import SQLiteIndex, get_embedder
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = [
+    "deploy",
+    "database",
+    "staging",
+    "release",
+    "migration",
+    "index",
+    "query",
+    "latency",
+    "cache",
+    "server",
+    "client",
+    "token",
+    "budget",
+    "memory",
+    "session",
+    "agent",
+    "tool",
+    "result",
+    "error",
+    "timeout",
+    "retry",
+    "branch",
+    "merge",
+    "review",
+    "test",
+    "build",
+    "docker",
+    "kubernetes",
+    "python",
+    "rust",
+    "typescript",
+    "garden",
+    "violin",
+    "dog",
+    "cat",
+    "holiday",
+    "flight",
+    "hotel",
+    "invoice",
+    "customer",
+    "meeting",
+    "lunch",
+    "weekend",
+    "postgres",
+    "sqlite",
+    "chroma",
+    "vector",
+    "search",
+    "embedding",
+    "model",
+    "prompt",
+    "context",
+    "window",
+    "summary",
+    "decision",
+    "plan",
+]
+
+
+def messages(n: int, seed: int = 7) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 40)))
+        out.append(
+            {
+                "id": f"m{i}",
+                "text": text,
+                "role": rng.choice(["user", "assistant", "toolResult"]),
+                "timestamp": f"2025-01-01T00:00:{i % 60:02d}Z",
+                "session_id": f"s{i // 50}",
+            }
+        )
+    return out
+
+
+def queries(k: int = 51, seed: int = 11) -> list[str]:
+    rng = random.Random(seed)
+    return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))) for _ in range(k)]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def run(index: Any, data: list[dict[str, Any]]) -> dict[str, Any]:
+    started = time.perf_counter()
+    for start in range(0, len(data), 256):
+        index.add(data[start : start + 256])
+    throughput = len(data) / (time.perf_counter() - started)
+    qs = queries()
+    index.search(qs[0])
+    latencies = []
+    for q in qs[1:]:
+        t = time.perf_counter()
+        index.search(q, top_k=5)
+        latencies.append((time.perf_counter() - t) * 1000)
+    return {
+        "messages_per_s": round(throughput),
+        "search_p50_ms": round(statistics.median(latencies), 2),
+        "search_p95_ms": round(percentile(latencies, 0.95), 2),
+    }
+
+
+def brute_force(data: list[dict[str, Any]]) -> dict[str, Any]:
+    embedder = get_embedder()
+    started = time.perf_counter()
+    matrix = np.concatenate([embedder.embed([r["text"] for r in data[s : s + 256]]) for s in range(0, len(data), 256)])
+    throughput = len(data) / (time.perf_counter() - started)
+    latencies = []
+    for q in queries()[1:]:
+        t = time.perf_counter()
+        scores = matrix @ embedder.embed([q])[0]
+        np.argpartition(-scores, 5)[:5]
+        latencies.append((time.perf_counter() - t) * 1000)
+    return {
+        "messages_per_s": round(throughput),
+        "search_p50_ms": round(statistics.median(latencies), 2),
+        "search_p95_ms": round(percentile(latencies, 0.95), 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--backends", nargs="+", default=["sqlite", "postgres"])
+    parser.add_argument("--pg-max", type=int, default=10_000, help="skip PostgreSQL above this size (slow inserts)")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "recall_bench.json")
+    args = parser.parse_args()
+    results: dict[str, Any] = {"targets": {"sqlite": "≥ 2,000 messages/s, p95 ≤ 25 ms at 100k"}, "runs": []}
+    server = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.sizes:
+            data = messages(size)
+            results["runs"].append({"backend": "brute-force numpy (peer)", "messages": size, **brute_force(data)})
+            print(json.dumps(results["runs"][-1]), flush=True)
+            for backend in args.backends:
+                if backend == "postgres" and size > args.pg_max:
+                    results["runs"].append({"backend": backend, "messages": size, "skipped": f"--pg-max {args.pg_max}"})
+                    continue
+                if backend == "sqlite":
+                    index: Any = SQLiteIndex(Path(tmp) / f"bench-{size}.db")
+                else:
+                    import pgserver
+
+                    from pi_memory.recall.postgres_index import PostgresIndex
+
+                    server = server or pgserver.get_server(Path(tmp) / "pg", cleanup_mode="stop")
+                    index = PostgresIndex(server.get_uri(), table=f"bench_{size}")
+                try:
+                    results["runs"].append({"backend": backend, "messages": size, **run(index, data)})
+                finally:
+                    index.close()
+                print(json.dumps(results["runs"][-1]), flush=True)
+        if server is not None:
+            server.cleanup()
+    args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
