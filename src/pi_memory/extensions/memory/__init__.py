@@ -1,0 +1,42 @@
+"""pi-memory as an extension: memory in every session's system prompt, ``/memory``, dreaming and
+background extraction. See ``docs/memory-extension.md``.
+
+Mode 1 — installed, it is found through the ``pi_memory.extensions`` entry point and keeps its
+own store in the configured ``dataDir``. Mode 2 — ``memory_extension(pi, {"store": store})``
+with a store the host owns.
+"""
+
+from .consolidation import CONSOLIDATION_SYSTEM_PROMPT, build_consolidation_prompt
+from .dream import STATE_FILE, DreamOptions, DreamOutcome, DreamState, dream, read_state, run_dream, write_state
+from .extraction import ExtractionRunner
+from .lifecycle import STATUS_KEY, MemoryExtension, memory_extension
+from .settings import DreamingSettings, MemorySettings, ModelRef, SettingsError, parse_settings
+from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
+from .turns import Turn, collect_turns
+
+__all__ = [
+    "CONSOLIDATION_SYSTEM_PROMPT",
+    "SNAPSHOT_TYPE",
+    "STATE_FILE",
+    "STATUS_KEY",
+    "DreamOptions",
+    "DreamOutcome",
+    "DreamState",
+    "DreamingSettings",
+    "ExtractionRunner",
+    "MemoryExtension",
+    "MemorySettings",
+    "ModelRef",
+    "SettingsError",
+    "Turn",
+    "build_consolidation_prompt",
+    "capture_snapshot",
+    "collect_turns",
+    "dream",
+    "memory_extension",
+    "parse_settings",
+    "read_state",
+    "run_dream",
+    "saved_snapshot",
+    "write_state",
+]

@@ -1,0 +1,244 @@
+"""Dreaming: consolidate memory from recent conversations, at most once per gate period.
+
+``run_dream`` follows pi-memory's ``runDream`` (reference §7.1): it returns True only when a
+consolidation ran and succeeded. The steps, in order, so concurrent agents cooperate:
+
+1. disabled, or already aborted → nothing happens (no disk access at all);
+2. the memory directory is locked with proper-lockfile's protocol and **no retries** — if
+   another process (Python or Node) is dreaming, this one simply skips;
+3. ``dreaming-state.json`` says when the last successful run was; the time gate
+   (``minHoursSinceLastRun``) and the turn gate (``minTurnsSinceLastRun`` turns finished since
+   then) must both pass;
+4. the consolidation agent runs with the **configured** limits (pi-memory uses the defaults
+   here, which makes dreams fail or trip drift protection on larger stores);
+5. only a successful run moves the state forward, so a crash, an abort or a provider error
+   means the next session tries again. Memory itself is never left half-written: every change
+   is one atomic store write.
+
+:func:`dream` does the same and returns a :class:`DreamOutcome` with the reason and the
+changes, for ``pi-memory dream`` and for tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pi_memory.host import AbortSignal, Event
+from pi_memory.memory import TARGETS, LockBusy, MemoryStore, file_lock
+from pi_memory.memory.files import FILE_NAMES, atomic_write_text
+from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
+from pi_memory.providers import ModelRegistry
+from pi_memory.session._js import date_parse_ms
+
+from .agent import MemoryAgentRun, run_memory_agent
+from .consolidation import (
+    CONSOLIDATION_SYSTEM_PROMPT,
+    MAX_CONSOLIDATION_TURNS,
+    Redaction,
+    build_consolidation_prompt,
+)
+from .settings import DreamingSettings
+from .turns import Turn, collect_turns, iso_ms
+
+__all__ = ["STATE_FILE", "DreamOptions", "DreamOutcome", "DreamState", "dream", "read_state", "run_dream",
+           "write_state"]
+
+STATE_FILE = "dreaming-state.json"
+_HOUR_MS = 3_600_000
+
+Progress = Callable[[str, Any], None]
+
+
+@dataclass(frozen=True)
+class DreamState:
+    """``dreaming-state.json``. ``last_session_count`` is, as in pi-memory, a count of *turns*."""
+
+    last_consolidated_at: str | None = None
+    last_session_count: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def last_ms(self) -> float | None:
+        if self.last_consolidated_at is None:
+            return None
+        ms = date_parse_ms(self.last_consolidated_at)
+        return None if math.isnan(ms) else ms
+
+
+def read_state(memory_dir: Path) -> DreamState:
+    """The saved state; a missing or malformed file means "never dreamed"."""
+    try:
+        data = json.loads((memory_dir / STATE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return DreamState()
+    if not isinstance(data, dict):
+        return DreamState()
+    last = data.get("lastConsolidatedAt")
+    count = data.get("lastSessionCount")
+    extra = {k: v for k, v in data.items() if k not in ("lastConsolidatedAt", "lastSessionCount")}
+    return DreamState(last if isinstance(last, str) else None,
+                      count if isinstance(count, int) and not isinstance(count, bool) else 0, extra)
+
+
+def write_state(memory_dir: Path, state: DreamState) -> None:
+    """Write the state atomically (2-space JSON), keeping keys other tools may have added."""
+    data = {**state.extra, "lastConsolidatedAt": state.last_consolidated_at,
+            "lastSessionCount": state.last_session_count}
+    memory_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(memory_dir / STATE_FILE, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+@dataclass
+class DreamOptions:
+    """What one dream needs. ``include_global_sessions`` reads every project's sessions (the
+    extension sets it only for the default global memory directory); ``session_dir`` adds the
+    active session directory. ``ignore_gates`` and ``dry_run`` serve ``pi-memory dream``."""
+
+    memory_dir: Path
+    model_registry: ModelRegistry
+    session_dir: str | None = None
+    include_global_sessions: bool = False
+    dreaming: DreamingSettings | None = None
+    signal: AbortSignal | None = None
+    memory_char_limit: int = DEFAULT_MEMORY_CHAR_LIMIT
+    user_char_limit: int = DEFAULT_USER_CHAR_LIMIT
+    ignore_gates: bool = False
+    dry_run: bool = False
+    progress: Progress | None = None
+    clock: Callable[[], float] = field(default=lambda: time.time() * 1000)
+
+
+@dataclass
+class DreamOutcome:
+    """Why a dream did or did not run, and what it changed.
+
+    ``reason`` is one of ``disabled``, ``aborted``, ``locked``, ``too-soon``, ``too-few-turns``,
+    ``no-model``, ``no-auth``, ``failed`` or ``done``; ``message`` says it in words.
+    """
+
+    ran: bool
+    reason: str
+    message: str
+    turns: list[Turn] = field(default_factory=list)
+    redactions: list[Redaction] = field(default_factory=list)
+    agent: MemoryAgentRun | None = None
+    before: dict[str, list[str]] = field(default_factory=dict)
+    after: dict[str, list[str]] = field(default_factory=dict)
+    usage_before: dict[str, str] = field(default_factory=dict)
+    usage_after: dict[str, str] = field(default_factory=dict)
+
+
+def _aborted(options: DreamOptions) -> bool:
+    return options.signal is not None and options.signal.is_set()
+
+
+def _tell(options: DreamOptions, kind: str, detail: Any) -> None:
+    if options.progress is not None:
+        options.progress(kind, detail)
+
+
+async def run_dream(options: DreamOptions) -> bool:
+    """pi-memory's ``runDream``: True only when a consolidation ran and succeeded."""
+    return (await dream(options)).ran
+
+
+async def dream(options: DreamOptions) -> DreamOutcome:
+    """One dream, with the reason it stopped (see the module docstring for the steps)."""
+    settings = options.dreaming or DreamingSettings()
+    if not settings.enabled:
+        return DreamOutcome(False, "disabled", "Dreaming is disabled (pi-memory.dreaming.enabled is false).")
+    if _aborted(options):
+        return DreamOutcome(False, "aborted", "Dreaming was cancelled before it started.")
+    options.memory_dir.mkdir(parents=True, exist_ok=True)
+    if options.dry_run:
+        return await _gated(options, settings)
+    try:
+        with file_lock(options.memory_dir, timeout=0):
+            return await _gated(options, settings)
+    except LockBusy:
+        return DreamOutcome(False, "locked", f"Another dream holds the lock on {options.memory_dir}; skipped.")
+
+
+async def _gated(options: DreamOptions, settings: DreamingSettings) -> DreamOutcome:
+    state = read_state(options.memory_dir)
+    now = options.clock()
+    last = state.last_ms
+    if not options.ignore_gates and last is not None and now - last < settings.min_hours_since_last_run * _HOUR_MS:
+        hours = (now - last) / _HOUR_MS
+        return DreamOutcome(False, "too-soon", f"The last dream was {hours:.1f} h ago; dreaming waits "
+                                               f"{settings.min_hours_since_last_run:g} h between runs.")
+    turns = await asyncio.to_thread(collect_turns, include_global=options.include_global_sessions,
+                                    session_dir=options.session_dir, since_ms=last)
+    _tell(options, "turns", turns)
+    if not options.ignore_gates and len(turns) < settings.min_turns_since_last_run:
+        return DreamOutcome(False, "too-few-turns", f"{len(turns)} new turn(s) since the last dream; dreaming waits "
+                                                    f"for {settings.min_turns_since_last_run}.", turns)
+    if _aborted(options):
+        return DreamOutcome(False, "aborted", "Dreaming was cancelled.", turns)
+    outcome = await _consolidate(options, settings, turns)
+    if outcome.ran and not options.dry_run:
+        write_state(options.memory_dir, DreamState(iso_ms(now), len(turns), state.extra))
+    return outcome
+
+
+async def _consolidate(options: DreamOptions, settings: DreamingSettings, turns: list[Turn]) -> DreamOutcome:
+    registry = options.model_registry
+    ref = settings.model
+    model = registry.find(ref.provider, ref.model)
+    if model is None:
+        return DreamOutcome(False, "no-model", f"Unknown provider {ref.provider!r} for the dreaming model {ref}. "
+                                               "Set pi-memory.dreaming.model in settings.json, or add the provider "
+                                               "under providers.", turns)
+    problem = registry.auth_problem(model)
+    if problem is not None:
+        return DreamOutcome(False, "no-auth", f"The dreaming model {ref} cannot be used: {problem}", turns)
+    with tempfile.TemporaryDirectory(prefix="pi-memory-dream-") as scratch:
+        directory = options.memory_dir
+        if options.dry_run:
+            directory = Path(scratch)
+            for name in FILE_NAMES.values():
+                if (options.memory_dir / name).exists():
+                    shutil.copyfile(options.memory_dir / name, directory / name)
+        store = MemoryStore(directory, options.memory_char_limit, options.user_char_limit)
+        await asyncio.to_thread(store.load_from_disk)
+        outcome = DreamOutcome(False, "failed", "", turns)
+        outcome.before = {t: store.get_entries(t) for t in TARGETS}
+        outcome.usage_before = {t: store.usage(t) for t in TARGETS}
+        prompt = build_consolidation_prompt(turns, redactions=outcome.redactions)
+        _tell(options, "prompt", prompt)
+        try:
+            outcome.agent = await run_memory_agent(
+                model=model, provider=registry.get_provider(model), store=store,
+                system_prompt=CONSOLIDATION_SYSTEM_PROMPT, prompt=prompt, max_turns=MAX_CONSOLIDATION_TURNS,
+                signal=options.signal, listener=lambda event: _agent_event(options, event))
+        except Exception as exc:  # a broken provider must not take the session down
+            print(f"[pi-memory] consolidation failed: {exc}", file=sys.stderr)
+            outcome.message = f"Consolidation failed: {exc}"
+            return outcome
+        for target in TARGETS:
+            result = await asyncio.to_thread(store.read, target)
+            outcome.after[target] = list(result.get("entries", store.get_entries(target)))
+            outcome.usage_after[target] = store.usage(target)
+    if outcome.agent.failed:
+        outcome.message = f"The dreaming model {ref} failed: {outcome.agent.error}"
+    elif _aborted(options):
+        outcome.reason, outcome.message = "aborted", "Dreaming was cancelled during consolidation."
+    else:
+        outcome.ran, outcome.reason = True, "done"
+        outcome.message = f"Consolidated {len(turns)} turn(s) in {outcome.agent.turns} model call(s)."
+    return outcome
+
+
+def _agent_event(options: DreamOptions, event: Event) -> None:
+    if event["type"] in ("turn_start", "tool_execution_start", "tool_execution_end", "message_end"):
+        _tell(options, "agent", event)

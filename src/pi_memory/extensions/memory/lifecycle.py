@@ -1,0 +1,199 @@
+"""The memory extension's life in a session (reference §5.4, §6.1).
+
+* ``session_start`` — settings, the store, the snapshot this session shows (its saved one, or a
+  fresh capture that is saved at once), the four tools, the status line, and a background dream.
+* ``before_agent_start`` — the guidance (once) and the frozen snapshot go into the system
+  prompt. No disk access: the prompt is byte-identical for the whole session.
+* ``session_compact`` — the conversation was summarised, so the prompt cache is cold anyway:
+  reload memory and save a new snapshot if it changed.
+* ``session_tree`` — another branch may have saved another snapshot; show that one.
+* ``session_shutdown`` — stop background work and forget the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from pi_memory.host import AbortSignal, ExtensionAPI
+from pi_memory.host.settings import load_settings
+from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, create_memory_tools
+from pi_memory.providers.convert import content_text
+
+from . import command
+from .dream import DreamOptions, run_dream
+from .extraction import ExtractionRunner
+from .settings import SECTION, MemorySettings, parse_settings
+from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
+
+__all__ = ["STATUS_KEY", "MemoryExtension", "memory_extension"]
+
+STATUS_KEY = "pi-memory"
+
+class MemoryExtension:
+    """One instance per loaded extension (the host builds a fresh one on /new, /resume, /reload).
+
+    ``store``, ``snapshot``, ``settings``, ``dream_options`` and ``dream_task`` are public so a
+    host (or a test) can see what the extension is doing without reaching into the session.
+    """
+
+    def __init__(self, pi: ExtensionAPI, config: Mapping[str, Any] | None = None) -> None:
+        self.pi = pi
+        self.config = dict(config or {})
+        self.injected_store: MemoryStore | None = self.config.get("store")
+        self.store: MemoryStore | None = None
+        self.snapshot = ""
+        self.settings: MemorySettings | None = None
+        self.extraction: ExtractionRunner | None = None
+        self.dream_options: DreamOptions | None = None
+        self.dream_task: asyncio.Task[Any] | None = None
+        self._dream_signal: AbortSignal | None = None
+        self._tools_registered = False
+        pi.on("session_start", self.on_session_start)
+        pi.on("before_agent_start", self.on_before_agent_start)
+        pi.on("session_compact", self.on_session_compact)
+        pi.on("session_tree", self.on_session_tree)
+        pi.on("message_end", self.on_message_end)
+        pi.on("turn_end", self.on_turn_end)
+        pi.on("session_shutdown", self.on_session_shutdown)
+        pi.register_command("memory", {"description": command.DESCRIPTION, "handler": self.on_command,
+                                       "getArgumentCompletions": command.complete})
+
+    # --- session_start -------------------------------------------------------------------------
+
+    async def on_session_start(self, event: Any, ctx: Any) -> None:
+        self.snapshot = ""
+        try:
+            file_section = load_settings(ctx.cwd, project_trusted=ctx.is_project_trusted() is True).section(SECTION)
+            injected = {k: v for k, v in self.config.items() if k != "store"}
+            self.settings = settings = parse_settings(file_section, {**injected, "store": self.injected_store})
+            store = settings.store or MemoryStore(settings.data_dir, settings.memory_char_limit,
+                                                  settings.user_char_limit)
+            await asyncio.to_thread(store.load_from_disk)
+            self.store = store
+            self._choose_snapshot(ctx)
+            self._register_tools(store)
+            self._set_status(ctx)
+            if settings.extraction_model is not None:
+                self.extraction = ExtractionRunner(store=store, registry=ctx.model_registry,
+                                                   model=settings.extraction_model,
+                                                   interval=settings.extraction_interval, notify=ctx.ui.notify)
+            self._start_dream(ctx, settings, store)
+        except Exception as exc:
+            ctx.ui.set_status(STATUS_KEY, "memory: unavailable")
+            ctx.ui.notify(f"pi-memory failed to initialize: {exc}", "error")
+
+    def _choose_snapshot(self, ctx: Any) -> None:
+        assert self.store is not None
+        session_id = ctx.session_manager.get_session_id()
+        fresh = capture_snapshot(self.store)
+        saved = saved_snapshot(ctx.session_manager, session_id)
+        if saved is not None:
+            self.snapshot = saved
+        else:
+            self.snapshot = fresh
+            self._persist(session_id, fresh)
+
+    def _persist(self, session_id: str, snapshot: str) -> None:
+        self.pi.append_entry(SNAPSHOT_TYPE, {"sessionId": session_id, "snapshot": snapshot})
+
+    def _register_tools(self, store: MemoryStore) -> None:
+        if self._tools_registered:
+            return
+        for tool in create_memory_tools(store):
+            self.pi.register_tool(tool)
+        self._tools_registered = True
+
+    def _set_status(self, ctx: Any) -> None:
+        ctx.ui.set_status(STATUS_KEY, "memory: loaded" if self.snapshot else "memory: empty")
+
+    def _start_dream(self, ctx: Any, settings: MemorySettings, store: MemoryStore) -> None:
+        self._dream_signal = AbortSignal()
+        if store.dir is None:
+            return  # a store on another backend (e.g. PostgreSQL) has no directory to dream in
+        self.dream_options = DreamOptions(
+            memory_dir=store.dir, model_registry=ctx.model_registry,
+            session_dir=ctx.session_manager.get_session_dir() or None,
+            include_global_sessions=settings.uses_default_dir,
+            dreaming=settings.dreaming, signal=self._dream_signal,
+            memory_char_limit=store.memory_char_limit, user_char_limit=store.user_char_limit)
+        self.dream_task = asyncio.ensure_future(run_dream(self.dream_options))
+        self.dream_task.add_done_callback(_report_dream_failure)
+
+    # --- prompts -------------------------------------------------------------------------------
+
+    def on_before_agent_start(self, event: Any, ctx: Any) -> dict[str, str] | None:
+        base = event.get("systemPrompt") or ""
+        parts = [MEMORY_GUIDANCE if MEMORY_GUIDANCE not in base else "", self.snapshot]
+        block = "\n\n".join(part for part in parts if part)
+        if not block:
+            return None
+        return {"systemPrompt": f"{base}\n\n{block}" if base else block}
+
+    async def on_session_compact(self, event: Any, ctx: Any) -> None:
+        if self.store is None:
+            return
+        await asyncio.to_thread(self.store.load_from_disk)
+        fresh = capture_snapshot(self.store)
+        if fresh == self.snapshot:
+            return
+        self.snapshot = fresh
+        self._persist(ctx.session_manager.get_session_id(), fresh)
+        self._set_status(ctx)
+
+    def on_session_tree(self, event: Any, ctx: Any) -> None:
+        if self.store is None:
+            return
+        saved = saved_snapshot(ctx.session_manager, ctx.session_manager.get_session_id())
+        self.snapshot = saved if saved is not None else capture_snapshot(self.store)
+        self._set_status(ctx)
+
+    # --- background extraction -----------------------------------------------------------------
+
+    def on_message_end(self, event: Any, ctx: Any) -> None:
+        message = event.get("message")
+        if self.extraction is not None and isinstance(message, Mapping):
+            self.extraction.on_message(str(message.get("role")), content_text(message.get("content")))
+
+    def on_turn_end(self, event: Any, ctx: Any) -> None:
+        if self.extraction is not None:
+            task = self.extraction.on_turn_end(list(event.get("toolResults") or []))
+            if task is not None:
+                task.add_done_callback(_report_extraction_failure)
+
+    # --- /memory and shutdown ------------------------------------------------------------------
+
+    async def on_command(self, args: str, ctx: Any) -> None:
+        messages: list[tuple[str, str]] = []
+        store = self.store
+        await asyncio.to_thread(command.run_memory_command, store, args,
+                                lambda text, level: messages.append((text, level)))
+        for text, level in messages:
+            ctx.ui.notify(text, level)
+
+    async def on_session_shutdown(self, event: Any, ctx: Any) -> None:
+        if self._dream_signal is not None:
+            self._dream_signal.set()
+        if self.extraction is not None:
+            await self.extraction.shutdown()
+            self.extraction = None
+        self.store = None
+        self.snapshot = ""
+
+
+def _report_dream_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        print(f"[pi-memory] background dream failed: {task.exception()}", file=sys.stderr)
+
+
+def _report_extraction_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        print(f"[pi-memory] background extraction failed: {task.exception()}", file=sys.stderr)
+
+
+def memory_extension(pi: ExtensionAPI, config: Mapping[str, Any] | None = None) -> MemoryExtension:
+    """The pi-memory extension. Mode 1 (no config, or settings-like keys): a store in the
+    configured ``dataDir``. Mode 2: ``{"store": store}`` — the host's own store."""
+    return MemoryExtension(pi, config)
