@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+
+# The backend-parametrized store fixtures (``storage``, ``postgres_dsn``) live with the backend tests.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "backends"))
+from storage_fixtures import postgres_dsn, storage  # noqa: F401
 
 
 @pytest.fixture(autouse=True)
