@@ -275,3 +275,7 @@ app.command("chat")(chat)
 from pi_memory.cli.recall import app as recall_app  # noqa: E402  (recall commands live in their own module)
 
 app.add_typer(recall_app, name="recall")
+
+from pi_memory.cli.dream import dream_command  # noqa: E402  (dreaming lives in its own module)
+
+app.command("dream")(dream_command)

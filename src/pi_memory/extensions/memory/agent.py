@@ -35,8 +35,14 @@ class MemoryAction:
         return bool(self.result.get("success"))
 
     @property
+    def duplicate(self) -> bool:
+        """A successful add of an entry that was already there (nothing was written)."""
+        return self.tool == "memory_add" and str(self.result.get("message", "")).startswith("Entry already exists")
+
+    @property
     def changes_memory(self) -> bool:
-        return self.succeeded and self.tool in ("memory_add", "memory_replace", "memory_remove")
+        return (self.succeeded and not self.duplicate
+                and self.tool in ("memory_add", "memory_replace", "memory_remove"))
 
 
 @dataclass
