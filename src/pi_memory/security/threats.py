@@ -116,13 +116,16 @@ def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
 
     index = _index(level, False)
     hits: dict[int, tuple[Hit, str, bool]] = {}
+    # A rule's first hit wins, so later views only evaluate the rules still without one.
+    have: set[int] = set()
     for name, view, keeps_offsets in views:
-        for hit in run_rules(index, view, counter):
-            hits.setdefault(id(hit.rule), (hit, name, keeps_offsets))
+        for hit in run_rules(index, view, counter, have):
+            hits[id(hit.rule)] = (hit, name, keeps_offsets)
+            have.add(id(hit.rule))
     leet = normalize.leet_view(folded, _leet_vocabulary())
     if leet is not None:
-        for hit in run_rules(_index(level, True), leet, counter):
-            hits.setdefault(id(hit.rule), (hit, "leet", False))
+        for hit in run_rules(_index(level, True), leet, counter, have):
+            hits[id(hit.rule)] = (hit, "leet", False)
 
     order = index.order
     seen: set[str] = set()
