@@ -279,3 +279,7 @@ app.add_typer(recall_app, name="recall")
 from pi_memory.cli.dream import dream_command  # noqa: E402  (dreaming lives in its own module)
 
 app.command("dream")(dream_command)
+
+from pi_memory.cli.mcp import mcp  # noqa: E402  (the MCP server command lives in its own module)
+
+app.command("mcp")(mcp)
