@@ -40,6 +40,7 @@ _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
 _FLAG_TAGS = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,7}\U000e007f")
 _VS_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
 _ZW_RUN = re.compile("[\u200b\u200c\u200d]{8,}")
+_ISOLATE = re.compile("[\u2066-\u2069]")
 
 _BLACK_FLAG = "\U0001f3f4"
 
@@ -132,10 +133,10 @@ class _Context:
         if self._balanced is None:
             depth = 0
             ok = True
-            for ch in self.text:
-                if ch in "\u2066\u2067\u2068":
+            for m in _ISOLATE.finditer(self.text):  # only the isolate code points, not every character
+                if m.group() != "\u2069":
                     depth += 1
-                elif ch == "\u2069":
+                else:
                     depth -= 1
                     if depth < 0:
                         ok = False
