@@ -58,12 +58,13 @@ def test_conflicting_session_options(tmp_path: Path) -> None:
 def test_fork_option_copies_a_session(tmp_path: Path, _isolated_home: Path) -> None:
     source = tmp_path / "source.jsonl"
     assert run_chat(tmp_path, "-p", "original", "--model", "scripted/echo", "--session", str(source)).returncode == 0
+    written = source.read_text()
     proc = run_chat(tmp_path, "-p", "more", "--fork", str(source))
     assert proc.returncode == 0, proc.stderr
     (forked,) = sessions(_isolated_home)
     header = json.loads(forked.read_text().splitlines()[0])
     assert header["parentSession"] == str(source)
-    assert len(source.read_text().splitlines()) == 4  # the source is untouched
+    assert source.read_text() == written  # the source is untouched
 
 
 def test_interactive_session_through_stdin(tmp_path: Path, _isolated_home: Path) -> None:

@@ -282,7 +282,8 @@ def test_loader_sources(tmp_path: Path, monkeypatch: Any) -> None:
             provider=ScriptedProvider([]), trust=False,
             extensions=[str(tmp_path / "file_ext.py"), "myext", str(tmp_path / "nofactory.py"),
                         str(tmp_path / "broken.py"), "no_such_module:ext", ExtensionSource("myext:other")])
-        assert list(rt.runner.commands) == ["from-file", "from-module", "from-func", "auto"]
+        # "memory" is pi-memory's own extension, installed through the same entry-point group
+        assert list(rt.runner.commands) == ["from-file", "from-module", "from-func", "memory", "auto"]
         paths = [e.path for e in rt.runner.extensions]
         assert paths[0] == str(tmp_path / "file_ext.py") and "myext:other" in paths
         errors = {e.extension_path: e.error for e in rt.runner.errors}
