@@ -1,0 +1,139 @@
+"""``pi-memory mcp --http``: real HTTP on loopback, bearer token on every request."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp.client.streamable_http import streamable_http_client
+from mcp_helpers import SERVER_CMD, server_env, validate_output
+
+from mcp import ClientSession
+from pi_memory.mcp.http import BindError, check_bind, is_loopback, load_token, parse_bind
+
+TOKEN = "s3cret-token-for-tests-0123456789"
+INITIALIZE = {
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def start_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Start ``pi-memory mcp --http …`` and return it with the URL it printed on stderr."""
+    proc = subprocess.Popen(
+        [*SERVER_CMD, "--dir", str(tmp_path / "mem"), *args],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=server_env(tmp_path, env),
+    )
+    assert proc.stderr is not None
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    try:
+        seen = []
+        for line in proc.stderr:
+            seen.append(line)
+            if found := re.search(r"listening on (http://\S+/mcp)", line):
+                return proc, found.group(1)
+        raise AssertionError(f"server exited before listening:\n{''.join(seen)}")
+    finally:
+        watchdog.cancel()
+
+
+@pytest.fixture
+def token_server(tmp_path: Path) -> Iterator[str]:
+    proc, url = start_server(tmp_path, "--http", "127.0.0.1:0", env={"PI_MEMORY_MCP_TOKEN": TOKEN})
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+def post(url: str, headers: dict[str, str]) -> httpx2.Response:
+    return httpx2.post(url, headers={**MCP_HEADERS, **headers}, content=json.dumps(INITIALIZE), timeout=30)
+
+
+def test_requests_without_or_with_a_wrong_token_are_rejected(token_server: str) -> None:
+    for headers in ({}, {"Authorization": "Bearer wrong-token-wrong-token"}, {"Authorization": TOKEN},
+                    {"Authorization": f"Basic {TOKEN}"}, {"Authorization": f"Bearer {TOKEN}x"}):
+        response = post(token_server, headers)
+        assert response.status_code == 401, headers
+        assert response.headers["www-authenticate"].startswith("Bearer")
+        assert response.json()["error"] == "invalid_token"
+    assert post(token_server, {"Authorization": f"bearer {TOKEN}"}).status_code == 200
+
+
+def test_the_official_client_works_with_the_token(token_server: str, tmp_path: Path) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30) as http,
+            streamable_http_client(token_server, http_client=http) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            names = [t.name for t in (await session.list_tools()).tools]
+            assert names == ["memory_add", "memory_replace", "memory_remove", "memory_read"]
+            result = await session.call_tool("memory_add", {"target": "user", "content": "Uses the HTTP transport"})
+            assert result.is_error is False and result.structured_content is not None
+            return result.structured_content
+
+    structured = anyio.run(scenario)
+    validate_output(structured)
+    assert (tmp_path / "mem" / "USER.md").read_text(encoding="utf-8") == "Uses the HTTP transport"
+
+
+def test_a_non_loopback_bind_without_a_token_is_refused(tmp_path: Path) -> None:
+    proc = subprocess.run([*SERVER_CMD, "--dir", str(tmp_path), "--http", "0.0.0.0:0"], capture_output=True,
+                          text=True, timeout=60, env=server_env(tmp_path), stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2
+    assert "refusing to serve memory on 0.0.0.0" in proc.stderr and "PI_MEMORY_MCP_TOKEN" in proc.stderr
+    assert "listening" not in proc.stderr and proc.stdout == ""
+
+
+def test_a_short_token_is_refused_with_how_to_make_one(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("short\n", encoding="utf-8")
+    proc = subprocess.run([*SERVER_CMD, "--dir", str(tmp_path), "--http", ":0", "--token-file", str(token_file)],
+                          capture_output=True, text=True, timeout=60, env=server_env(tmp_path),
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and "secrets.token_urlsafe" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("127.0.0.1:8080", ("127.0.0.1", 8080)), (":9000", ("127.0.0.1", 9000)), ("9000", ("127.0.0.1", 9000)),
+     ("[::1]:7000", ("::1", 7000)), ("localhost", ("localhost", 8765)), ("0.0.0.0:0", ("0.0.0.0", 0))],
+)
+def test_parse_bind(value: str, expected: tuple[str, int]) -> None:
+    assert parse_bind(value) == expected
+
+
+@pytest.mark.parametrize("value", ["::1:80", "host:port", "[::1", "1.2.3.4:70000"])
+def test_parse_bind_rejects_ambiguous_or_bad_addresses(value: str) -> None:
+    with pytest.raises(BindError):
+        parse_bind(value)
+
+
+def test_loopback_rules_and_token_sources(tmp_path: Path) -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("LOCALHOST") and is_loopback("127.8.0.1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.4") and not is_loopback("example.com")
+    check_bind("127.0.0.1", None)
+    check_bind("0.0.0.0", TOKEN)
+    with pytest.raises(BindError):
+        check_bind("::", None)
+    assert load_token(None, {}) is None
+    assert load_token(None, {"PI_MEMORY_MCP_TOKEN": f"  {TOKEN}\n"}) == TOKEN
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "-file\n", encoding="utf-8")
+    assert load_token(token_file, {"PI_MEMORY_MCP_TOKEN": TOKEN}) == TOKEN + "-file"
+    with pytest.raises(BindError, match="--token-file"):
+        load_token(tmp_path / "missing", {})
