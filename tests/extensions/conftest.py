@@ -1,0 +1,18 @@
+"""The memory-extension tests share ``memext_helpers`` (the suite runs with ``--import-mode=importlib``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio (the host's loop)."""
+    return "asyncio"
