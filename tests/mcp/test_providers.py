@@ -1,0 +1,162 @@
+"""The registration point for more tools (recall's ``search_memory`` / ``get_important_memories``).
+
+The provider here is a small real tool — it searches the store's live entries by substring — used
+in place of recall's tools until those exist; the server treats it exactly as it will treat them.
+"""
+
+from __future__ import annotations
+
+import logging
+import textwrap
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp_helpers import mcp_session, validate_output
+
+from mcp import Client
+from pi_memory.mcp import McpTool, ToolContext, create_server
+from pi_memory.memory import MemoryStore, ToolResult
+from pi_memory.memory.results import tool_result
+
+SEARCH_OUTPUT = {
+    "type": "object",
+    "properties": {
+        "success": {"type": "boolean"},
+        "results": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"},
+                                                                                "text": {"type": "string"}}}},
+        "error": {"type": "string"},
+    },
+    "required": ["success"],
+}
+
+
+class EntrySearch:
+    """``search_memory(query)`` over the live entries of both targets."""
+
+    name = "search_memory"
+    description = "Search saved memory entries for a phrase."
+    parameters: dict[str, Any] = {  # noqa: RUF012 (read as a plain attribute, like MemoryTool's)
+        "type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"],
+    }
+    output_schema = SEARCH_OUTPUT
+
+    def __init__(self, store: MemoryStore, fail: bool = False) -> None:
+        self.store = store
+        self.fail = fail
+
+    async def execute(self, tool_call_id: str, params: Mapping[str, Any] | None, signal: Any = None,
+                      on_update: Callable[..., Any] | None = None, ctx: Any = None) -> ToolResult:
+        if self.fail:
+            raise RuntimeError("index is corrupt")
+        query = str((params or {}).get("query", "")).lower()
+        hits = [{"id": f"{target}:{i}", "text": entry}
+                for target in ("memory", "user")
+                for i, entry in enumerate(self.store.read(target)["entries"]) if query in entry.lower()]
+        return tool_result({"success": True, "results": hits})
+
+
+def provide(context: ToolContext) -> list[McpTool]:
+    return [EntrySearch(context.store)]
+
+
+def test_provider_tools_are_listed_after_the_memory_tools_and_callable(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("user", "Lives in Lisbon")
+    server = create_server(store, providers=[provide])
+
+    async def scenario() -> None:
+        async with Client(server) as client:
+            listed = (await client.list_tools()).tools
+            assert [tool.name for tool in listed][-1] == "search_memory"
+            assert len(listed) == 5 and listed[-1].output_schema == SEARCH_OUTPUT
+            assert listed[-1].annotations is not None and listed[-1].annotations.read_only_hint is True
+            result = await client.call_tool("search_memory", {"query": "lisbon"})
+            assert result.is_error is False
+            assert result.structured_content == {"success": True, "results": [{"id": "user:0",
+                                                                                "text": "Lives in Lisbon"}]}
+            validate_output(result.structured_content, SEARCH_OUTPUT)
+
+    anyio.run(scenario)
+
+
+def test_bad_providers_are_skipped_and_names_never_shadowed(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = MemoryStore(tmp_path)
+
+    def broken(context: ToolContext) -> list[McpTool]:
+        raise ImportError("recall index not configured")
+
+    def shadowing(context: ToolContext) -> list[Any]:
+        fake_add = EntrySearch(context.store)
+        fake_add.name = "memory_add"
+        return [fake_add, "not a tool"]
+
+    with caplog.at_level(logging.WARNING, logger="pi_memory.mcp.tools"):
+        server = create_server(store, providers=[broken, shadowing, provide])
+
+    async def scenario() -> None:
+        async with Client(server) as client:
+            names = [tool.name for tool in (await client.list_tools()).tools]
+            assert names == ["memory_add", "memory_replace", "memory_remove", "memory_read", "search_memory"]
+            added = await client.call_tool("memory_add", {"target": "memory", "content": "real add"})
+            assert added.structured_content["entries"] == ["real add"]  # type: ignore[index]
+
+    anyio.run(scenario)
+    assert "recall index not configured" in caplog.text
+    assert "already registered" in caplog.text and "not a tool" in caplog.text
+
+
+def test_a_tool_that_raises_is_a_failed_call_not_a_dead_session(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    server = create_server(store, providers=[lambda context: [EntrySearch(context.store, fail=True)]])
+
+    async def scenario() -> None:
+        async with Client(server) as client:
+            result = await client.call_tool("search_memory", {"query": "x"})
+            assert result.is_error is True
+            assert "index is corrupt" in result.structured_content["error"]  # type: ignore[index]
+            assert (await client.call_tool("memory_read", {"target": "memory"})).is_error is False
+
+    anyio.run(scenario)
+
+
+def test_installed_entry_points_are_served_by_pi_memory_mcp(tmp_path: Path) -> None:
+    """A package that declares ``[project.entry-points."pi_memory.mcp_tools"]`` adds its tools."""
+    site = tmp_path / "site"
+    (site / "fake_recall-0.1.dist-info").mkdir(parents=True)
+    (site / "fake_recall-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-recall\n"
+                                                                 "Version: 0.1\n", encoding="utf-8")
+    (site / "fake_recall-0.1.dist-info" / "entry_points.txt").write_text(
+        "[pi_memory.mcp_tools]\nrecall = fake_recall:provide\n", encoding="utf-8")
+    (site / "fake_recall.py").write_text(textwrap.dedent('''
+        from pi_memory.memory.results import tool_result
+
+        class Important:
+            name = "get_important_memories"
+            description = "Entries that matter most."
+            parameters = {"type": "object", "properties": {"limit": {"type": "integer"}}}
+            output_schema = {"type": "object", "properties": {"success": {"type": "boolean"}}}
+
+            def __init__(self, store):
+                self.store = store
+
+            async def execute(self, tool_call_id, params, signal=None, on_update=None, ctx=None):
+                entries = self.store.read("memory")["entries"][: int((params or {}).get("limit", 10))]
+                return tool_result({"success": True, "memories": entries, "namespace": ctx})
+
+        def provide(context):
+            return [Important(context.store)]
+    '''), encoding="utf-8")
+
+    async def scenario() -> None:
+        async with mcp_session("--dir", str(tmp_path / "mem"), home=tmp_path,
+                               env={"PYTHONPATH": str(site)}) as session:
+            names = [tool.name for tool in (await session.list_tools()).tools]
+            assert names[-1] == "get_important_memories"
+            await session.call_tool("memory_add", {"target": "memory", "content": "first"})
+            result = await session.call_tool("get_important_memories", {"limit": 1})
+            assert result.structured_content == {"success": True, "memories": ["first"], "namespace": None}
+
+    anyio.run(scenario)
