@@ -18,13 +18,11 @@ window of at most ``back + fwd`` characters, and a rule that keeps failing is ev
 
 from __future__ import annotations
 
-import importlib
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 ALL, CONTEXT, STRICT = 0, 1, 2
 SCOPE_LEVELS: dict[str, int] = {"all": ALL, "context": CONTEXT, "strict": STRICT}
@@ -40,7 +38,7 @@ class Rule:
     """One detection rule. ``source`` runs on a case-folded view (write it in lower case).
 
     The regexes are compiled on first use (a CLI call that scans one clean note compiles only the
-    few rules its anchors reach); :attr:`gate` holds the literals every match must contain."""
+    few rules its anchors reach)."""
 
     id: str
     category: str
@@ -67,11 +65,6 @@ class Rule:
     @cached_property
     def veto(self) -> re.Pattern[str] | None:
         return re.compile(self.veto_source) if self.veto_source else None
-
-    @cached_property
-    def gate(self) -> tuple[tuple[str, ...], ...]:
-        """Clauses of literals (see :func:`required_literals`), most selective first."""
-        return required_literals(self.source)
 
 
 def rule(
@@ -218,9 +211,7 @@ def run_rules(
 ) -> list[Hit]:
     """Evaluate the index over ``view``; at most one hit per rule, in no particular order.
 
-    Rules whose ``id()`` is in ``skip`` are not evaluated (the caller already has a hit for them).
-    A rule that fails once is then checked against its literal gate: when some clause has no
-    literal in the view, no window of the view can match and the rule is done for this view."""
+    Rules whose ``id()`` is in ``skip`` are not evaluated (the caller already has a hit for them)."""
     titled = view.title()
     if len(titled) == len(view):
         found = [(m.start(), m.group()) for m in index.finder.finditer(titled)]
@@ -259,9 +250,6 @@ def run_rules(
                 continue
             t = tries.get(rid, 0) + 1
             tries[rid] = t
-            if t == 2 and not _gate_open(r.gate, view, literal_in):
-                done.add(rid)
-                continue
             if t > _MAX_TRIES:
                 lo, hi = max(0, p - r.back), n  # one last bounded search to the end, then stop
                 done.add(rid)
@@ -275,20 +263,6 @@ def run_rules(
     if counter is not None:
         counter[0] += work
     return hits
-
-
-def _gate_open(gate: tuple[tuple[str, ...], ...], view: str, memo: dict[str, bool]) -> bool:
-    """Does every clause of ``gate`` have at least one literal in ``view``? (memoised per view)"""
-    for clause in gate:
-        for lit in clause:
-            ok = memo.get(lit)
-            if ok is None:
-                ok = memo[lit] = lit in view
-            if ok:
-                break
-        else:
-            return False
-    return True
 
 
 def _near(positions: dict[str, list[int]], r: Rule, p: int) -> bool:
@@ -331,70 +305,3 @@ def _accept(r: Rule, view: str, m: re.Match[str]) -> bool:
         if veto.search(view, vlo, vhi) is not None:
             return False
     return r.check is None or r.check(view, m)
-
-
-# --- literal gates ---------------------------------------------------------------------------------
-#
-# A rule's gate is a conjunction of clauses; each clause lists literals of which every match of the
-# rule contains at least one (a run of consecutive literal characters, or one literal per branch of
-# an alternation). Zero-width items (lookarounds, ``\b``) do not consume text, so literal runs read
-# across them. Only what every match must contain is kept, which makes the gate exact: a closed gate
-# means no window of the view can match, whatever ``pos``/``endpos`` the engine uses.
-
-_sre: Any = importlib.import_module("re._parser")
-_MAX_CLAUSE = 24  # a clause with more literals than this costs more to test than it saves
-
-
-def required_literals(source: str) -> tuple[tuple[str, ...], ...]:
-    """Gate clauses for the regex ``source``, most selective (longest shortest literal) first."""
-    try:
-        clauses = _required(_sre.parse(source))
-    except Exception:  # pragma: no cover - every rule parses; a gate is only ever an optimisation
-        return ()
-    unique = {tuple(sorted(c, key=len, reverse=True)) for c in clauses if c and len(c) <= _MAX_CLAUSE}
-    return tuple(sorted(unique, key=lambda c: (-min(len(x) for x in c), len(c), c)))
-
-
-def _required(items: Any) -> list[frozenset[str]]:
-    clauses: list[frozenset[str]] = []
-    run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            clauses.append(frozenset(["".join(run)]))
-            run.clear()
-
-    for op, av in items:
-        name = str(op)
-        if name == "LITERAL":
-            run.append(chr(av))
-            continue
-        if name in ("AT", "ASSERT", "ASSERT_NOT"):
-            continue  # zero-width: the literals on either side are adjacent in the text
-        flush()
-        if name == "SUBPATTERN":
-            clauses.extend(_required(av[3]))
-        elif name == "ATOMIC_GROUP":
-            clauses.extend(_required(av))
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and av[0] >= 1:
-            clauses.extend(_required(av[2]))
-        elif name == "BRANCH":
-            alts = _branch_literals(av[1])
-            if alts is not None:
-                clauses.append(alts)
-    flush()
-    return clauses
-
-
-def _branch_literals(branches: Any) -> frozenset[str] | None:
-    """One literal set covering every branch (each branch contributes its best clause)."""
-    union: set[str] = set()
-    for branch in branches:
-        clauses = _required(branch)
-        if not clauses:
-            return None
-        best = max(clauses, key=lambda c: (min(len(x) for x in c), -len(c)))
-        union |= best
-        if len(union) > _MAX_CLAUSE:
-            return None
-    return frozenset(union)
