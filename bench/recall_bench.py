@@ -107,7 +107,7 @@ def queries(k: int = 51, seed: int = 11) -> list[str]:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def run(index: Any, data: list[dict[str, Any]]) -> dict[str, Any]:
