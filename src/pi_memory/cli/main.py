@@ -283,3 +283,7 @@ app.command("dream")(dream_command)
 from pi_memory.cli.mcp import mcp  # noqa: E402  (the MCP server command lives in its own module)
 
 app.command("mcp")(mcp)
+
+from pi_memory.cli.db import app as db_app  # noqa: E402  (the PostgreSQL schema commands live in their own module)
+
+app.add_typer(db_app, name="db")
