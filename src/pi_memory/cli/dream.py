@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.status import Status
-from rich.table import Table
 from rich.text import Text
 
 from pi_memory.extensions.memory.agent import MemoryAction
@@ -116,17 +116,17 @@ def changes(outcome: DreamOutcome) -> dict[str, dict[str, int]]:
     return counts
 
 
-def _summary(outcome: DreamOutcome, dry_run: bool) -> Table:
+def _summary(outcome: DreamOutcome, dry_run: bool) -> list[Text]:
+    """One line per target: what changed and the usage before → after."""
     counts = changes(outcome)
-    table = Table(title="Plan (nothing was written)" if dry_run else "Changes", title_justify="left")
-    for column in ("target", "added", "replaced", "removed", "usage before → after"):
-        table.add_column(column)
+    lines = [Text("Plan (nothing was written):" if dry_run else "Changes:", style="bold")]
     for target in TARGETS:
         c = counts[target]
         usage = f"{outcome.usage_before.get(target, '?')} → {outcome.usage_after.get(target, '?')}"
-        table.add_row(f"{target} ({'MEMORY.md' if target == 'memory' else 'USER.md'})", str(c["added"]),
-                      str(c["replaced"]), str(c["removed"]), usage)
-    return table
+        name = "MEMORY.md" if target == "memory" else "USER.md"
+        lines.append(Text(f"  {name}: {c['added']} added, {c['replaced']} replaced, {c['removed']} removed; "
+                          f"usage {usage}"))
+    return lines
 
 
 def _to_json(outcome: DreamOutcome, dry_run: bool) -> dict[str, Any]:
@@ -171,12 +171,13 @@ def dream_command(
     try:
         settings = parse_settings(file_settings.section("pi-memory"), overrides)
         dreaming = settings.dreaming
+        if not gated:  # "enabled" switches the background dream off; an explicit run still runs
+            dreaming = replace(dreaming, enabled=True)
         if model is not None:
             provider, slash, model_id = model.partition("/")
             if not slash or not provider or not model_id:
                 raise SettingsError(f"--model must be provider/model-id (e.g. openai/gpt-4.1-mini), got {model!r}")
-            dreaming = type(dreaming)(True, dreaming.min_hours_since_last_run, dreaming.min_turns_since_last_run,
-                                      ModelRef(provider, model_id))
+            dreaming = replace(dreaming, model=ModelRef(provider, model_id))
     except SettingsError as exc:
         err.print(Text(f"Error: {exc}"))
         raise typer.Exit(2) from None
@@ -199,7 +200,7 @@ def _run(options: DreamOptions, quiet: bool) -> DreamOutcome:
         return asyncio.run(dream(options))
     where = "a scratch copy of " if options.dry_run else ""
     model = options.dreaming.model if options.dreaming else ""
-    out.print(Text(f"Dreaming over {where}{options.memory_dir} with {model}"))
+    out.print(Text(f"Dreaming over {where}{options.memory_dir} with {model}"), soft_wrap=True)
     with out.status("Reading sessions…") as status:
         options.progress = Progress(out, status)
         return asyncio.run(dream(options))
@@ -208,17 +209,18 @@ def _run(options: DreamOptions, quiet: bool) -> DreamOutcome:
 def _report(outcome: DreamOutcome, dry_run: bool, memory_dir: Path) -> None:
     if outcome.redactions:
         out.print(Text(f"{len(outcome.redactions)} message(s) matched the threat scanner and were withheld "
-                       "from the model.", style="yellow"))
+                       "from the model.", style="yellow"), soft_wrap=True)
     if outcome.reason in ("no-model", "no-auth"):
-        err.print(Text(outcome.message))
-        err.print(Text(NO_MODEL_HELP))
+        err.print(Text(outcome.message), soft_wrap=True)
+        err.print(Text(NO_MODEL_HELP), soft_wrap=True)
         return
     if outcome.agent is not None:
-        out.print(_summary(outcome, dry_run))
+        for line in _summary(outcome, dry_run):
+            out.print(line, soft_wrap=True)
         if outcome.agent.final_text.strip():
             out.print(Text(outcome.agent.final_text.strip(), style="dim"), soft_wrap=True)
     if outcome.ran:
         suffix = " (dry run: MEMORY.md, USER.md and the dreaming state are unchanged)" if dry_run else ""
-        out.print(Text(f"{outcome.message}{suffix}", style="bold"))
+        out.print(Text(f"{outcome.message}{suffix}", style="bold"), soft_wrap=True)
     else:
-        err.print(Text(outcome.message or f"Dream did not run ({outcome.reason}).", style="yellow"))
+        err.print(Text(outcome.message or f"Dream did not run ({outcome.reason}).", style="yellow"), soft_wrap=True)
