@@ -1,0 +1,143 @@
+"""``get_important_memories(threshold=0.7, limit=10)``: the heaviest memories by the guide's weight.
+
+``weight = min(exp(-rate · ageHours) + ln(accessCount + 1) / 10 + (0.2 if age < 24 h), 1.0)``
+
+``accessCount`` is real: every hit ``search_memory`` returns bumps it (and the last-access time)
+in the index. This tool only reads: counting its own answers as accesses would make whatever it
+returned once heavier every time it is asked, whatever the conversation is about.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pi_memory.memory.results import ToolResult, bound_result, is_output_limit, tool_result
+from pi_memory.recall import ImportantMemory, RecallService
+
+__all__ = ["OUTPUT_SCHEMA", "PARAMETERS", "ImportantMemoriesTool", "important_result", "render_memories"]
+
+MAX_LIMIT = 100
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "threshold": {"type": "number", "description": "Minimum weight between 0 and 1 (default 0.7)."},
+        "limit": {"type": "integer", "description": f"At most this many (default 10, at most {MAX_LIMIT})."},
+    },
+    "additionalProperties": False,
+}
+
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "success": {"type": "boolean"},
+        "threshold": {"type": "number"},
+        "rate": {"type": "number", "description": "Decay rate per hour."},
+        "count": {"type": "integer"},
+        "memories": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "text": {"type": "string"},
+                    "weight": {"type": "number"},
+                    "accessCount": {"type": "integer"},
+                    "lastAccess": {"type": ["string", "null"]},
+                    "timestamp": {"type": "string"},
+                    "role": {"type": "string"},
+                    "sessionId": {"type": "string"},
+                    "blocked": {"type": "array", "items": {"type": "string"}},
+                    "truncated": {"type": "boolean", "const": True},
+                },
+                "required": ["id", "text", "weight", "accessCount"],
+            },
+        },
+        "error": {"anyOf": [{"type": "string"}, {"type": "object"}]},
+        "truncated": {"type": "boolean", "const": True},
+        "truncatedKeys": {"type": "array", "items": {"type": "string"}},
+        "total": {"type": "integer"},
+    },
+    "required": ["success"],
+}
+
+DESCRIPTION = (
+    "The most important memories from past sessions: recent messages and those recalled often "
+    "(weight = recency decay + ln(recalls + 1) / 10). Use it to get your bearings at the start of a task."
+)
+
+
+def memory_record(memory: ImportantMemory) -> dict[str, Any]:
+    return memory.to_json()
+
+
+def render_memories(result: Mapping[str, Any]) -> str:
+    if result.get("success") is False:
+        error = result.get("error")
+        return f"get_important_memories failed: {error.get('message') if isinstance(error, Mapping) else error}"
+    memories = result.get("memories") or []
+    if not memories:
+        return f"No memories weigh {result.get('threshold', 0.7)} or more."
+    parts = []
+    for record in memories:
+        recalls = int(record.get("accessCount", 0))
+        head = f"[{record['id']}] (weight: {float(record['weight']):.2f}, recalled {recalls}×)"
+        details = " · ".join(str(record[k]) for k in ("role", "timestamp") if record.get(k))
+        parts.append(f"{head} {details}\n{record.get('text', '')}")
+    text = "\n\n".join(parts)
+    if result.get("truncated"):
+        text += f"\n\n({result.get('total', len(memories))} memories; long ones were clipped — their ids are complete)"
+    return text
+
+
+def important_result(memories: Sequence[ImportantMemory], threshold: float, rate: float) -> ToolResult:
+    result = {"success": True, "threshold": threshold, "rate": rate, "count": len(memories),
+              "memories": [memory_record(m) for m in memories]}
+    structured = bound_result(result)
+    text_view = bound_result(result, serialize=render_memories)
+    return ToolResult(content=[{"type": "text", "text": render_memories(text_view)}], structured_content=structured,
+                      is_error=is_output_limit(structured) or is_output_limit(text_view))
+
+
+@dataclass
+class ImportantMemoriesTool:
+    """The tool object; ``get_service`` and ``get_rate`` are read per call."""
+
+    get_service: Callable[[], RecallService | None] = field(repr=False)
+    get_rate: Callable[[], float] = field(repr=False)
+    name: str = "get_important_memories"
+    label: str = "Important memories"
+    description: str = DESCRIPTION
+    parameters: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(PARAMETERS))
+    output_schema: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(OUTPUT_SCHEMA), repr=False)
+    prompt_snippet: str = "get_important_memories: recent and often recalled memories"
+
+    async def execute(
+        self,
+        tool_call_id: str,
+        params: Mapping[str, Any] | None,
+        signal: Any = None,
+        on_update: Callable[..., Any] | None = None,
+        ctx: Any = None,
+    ) -> ToolResult:
+        service = self.get_service()
+        if service is None:
+            return tool_result({"success": False, "error": "recall memory is not available in this session"})
+        params = params or {}
+        threshold, limit = params.get("threshold", 0.7), params.get("limit", 10)
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
+            return tool_result({"success": False, "error": f"threshold must be a number, got {threshold!r}"})
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            return tool_result({"success": False, "error": f"limit must be a whole number, got {limit!r}"})
+        rate = self.get_rate()
+        limit = max(1, min(MAX_LIMIT, limit))
+        try:
+            memories = await asyncio.to_thread(service.important_memories, float(threshold), limit, rate=rate)
+        except Exception as exc:
+            return tool_result({"success": False, "error": f"{type(exc).__name__}: {exc}"})
+        return important_result(memories, float(threshold), rate)

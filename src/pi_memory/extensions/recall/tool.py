@@ -1,0 +1,186 @@
+"""``search_memory(query, topK=5)``: the model's way into every past message.
+
+The text the model reads lists each hit as ``[id] (similarity: 0.92)`` (the guide's format)
+with its role and time, then the message. The same hits come back as ``structured_content``
+(``results``: id, text, similarity, role, timestamp, sessionId) for MCP-style clients. Both
+views are bounded by :func:`pi_memory.memory.results.bound_result`: a long message is clipped
+with a marker and ``truncated: true`` but keeps its id, so nothing is lost for good.
+
+Hits have passed the threat scanner: a poisoned past message reads
+``[BLOCKED: recalled message withheld, …]`` and carries ``blocked`` (the pattern ids).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pi_memory.memory.results import ToolResult, bound_result, is_output_limit, tool_result
+from pi_memory.recall import Hit, RecallService
+
+from .settings import RANK_MODES
+
+__all__ = ["MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "SearchMemoryTool", "render_hits", "search_result"]
+
+MAX_TOP_K = 50
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "What to look for, in your own words or the words likely used."},
+        "topK": {"type": "integer", "description": f"How many messages to return (default 5, at most {MAX_TOP_K})."},
+        "rank": {
+            "type": "string",
+            "enum": list(RANK_MODES),
+            "description": "relevance (default); recency favours newer messages; importance favours recent and "
+            "often recalled ones.",
+        },
+    },
+    "required": ["query"],
+    "additionalProperties": False,
+}
+
+_ERROR = {
+    "anyOf": [
+        {"type": "string"},
+        {
+            "type": "object",
+            "properties": {"type": {"type": "string"}, "message": {"type": "string"}},
+            "required": ["type", "message"],
+        },
+    ]
+}
+
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "success": {"type": "boolean"},
+        "query": {"type": "string"},
+        "rank": {"type": "string", "enum": list(RANK_MODES)},
+        "count": {"type": "integer", "description": "Hits found (before any clipping)."},
+        "results": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": "<sessionId>:<entryId> of the message."},
+                    "text": {"type": "string"},
+                    "similarity": {"type": "number", "description": "Cosine of query and message, 0–1."},
+                    "role": {"type": "string"},
+                    "timestamp": {"type": "string"},
+                    "sessionId": {"type": "string"},
+                    "blocked": {"type": "array", "items": {"type": "string"},
+                                "description": "Threat patterns that withheld the text."},
+                    "truncated": {"type": "boolean", "const": True},
+                },
+                "required": ["id", "text", "similarity"],
+            },
+        },
+        "error": _ERROR,
+        "truncated": {"type": "boolean", "const": True},
+        "truncatedKeys": {"type": "array", "items": {"type": "string"}},
+        "total": {"type": "integer"},
+    },
+    "required": ["success"],
+}
+
+DESCRIPTION = (
+    "Search every earlier message of every past session (user, assistant, tool results) by meaning "
+    "and by words. Use it when the user refers to something discussed before that is not in this "
+    "conversation. Returns the best matches with their similarity."
+)
+
+
+def hit_record(hit: Hit) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "id": hit.id,
+        "similarity": round(hit.similarity, 4),
+        "role": hit.role,
+        "timestamp": hit.timestamp,
+        "sessionId": hit.session_id,
+        "text": hit.text,
+    }
+    blocked = hit.metadata.get("blocked")
+    if blocked:
+        record["blocked"] = list(blocked)
+    return record
+
+
+def render_hits(result: Mapping[str, Any]) -> str:
+    """The text view: ``[id] (similarity: 0.92) role · time`` then the message, per hit."""
+    if result.get("success") is False:
+        error = result.get("error")
+        message = error.get("message") if isinstance(error, Mapping) else error
+        return f"search_memory failed: {message}"
+    results = result.get("results") or []
+    if not results:
+        return "No matching messages in recall memory."
+    parts = []
+    for record in results:
+        head = f"[{record['id']}] (similarity: {float(record['similarity']):.2f})"
+        details = " · ".join(str(record[k]) for k in ("role", "timestamp") if record.get(k))
+        parts.append(f"{head} {details}\n{record.get('text', '')}" if details else f"{head}\n{record.get('text', '')}")
+    text = "\n\n".join(parts)
+    if result.get("truncated"):
+        text += f"\n\n({result.get('total', len(results))} hit(s); long messages were clipped — their ids are complete)"
+    return text
+
+
+def search_result(query: str, hits: Sequence[Hit], rank: str = "relevance") -> ToolResult:
+    """A bounded :class:`ToolResult` for ``hits`` (already guarded)."""
+    result = {"success": True, "query": query, "rank": rank, "count": len(hits),
+              "results": [hit_record(h) for h in hits]}
+    structured = bound_result(result)
+    text_view = bound_result(result, serialize=render_hits)
+    return ToolResult(content=[{"type": "text", "text": render_hits(text_view)}], structured_content=structured,
+                      is_error=is_output_limit(structured) or is_output_limit(text_view))
+
+
+def failure(message: str) -> ToolResult:
+    return tool_result({"success": False, "error": message})
+
+
+@dataclass
+class SearchMemoryTool:
+    """The tool object (pi's fields plus ``output_schema``); ``service`` is looked up per call
+    because the extension opens the index at ``session_start``."""
+
+    get_service: Callable[[], RecallService | None] = field(repr=False)
+    default_rank: Callable[[], str] = field(default=lambda: "relevance", repr=False)
+    name: str = "search_memory"
+    label: str = "Recall"
+    description: str = DESCRIPTION
+    parameters: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(PARAMETERS))
+    output_schema: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(OUTPUT_SCHEMA), repr=False)
+    prompt_snippet: str = "search_memory: find what was said in earlier sessions"
+
+    async def execute(
+        self,
+        tool_call_id: str,
+        params: Mapping[str, Any] | None,
+        signal: Any = None,
+        on_update: Callable[..., Any] | None = None,
+        ctx: Any = None,
+    ) -> ToolResult:
+        service = self.get_service()
+        if service is None:
+            return failure("recall memory is not available in this session (see the pi-memory-recall settings)")
+        params = params or {}
+        query = params.get("query")
+        if not isinstance(query, str) or not query.strip():
+            return failure("query must be a non-empty string")
+        top_k = params.get("topK", 5)
+        if not isinstance(top_k, int) or isinstance(top_k, bool):
+            return failure(f"topK must be a whole number, got {top_k!r}")
+        top_k = max(1, min(MAX_TOP_K, top_k))
+        rank = params.get("rank") or self.default_rank()
+        if rank not in RANK_MODES:
+            return failure(f"rank must be one of {', '.join(RANK_MODES)}, got {rank!r}")
+        try:
+            hits = await asyncio.to_thread(service.search, query.strip(), top_k, None, rank=rank)
+        except Exception as exc:  # a down database or a mismatched embedder: tell the model, keep going
+            return failure(f"{type(exc).__name__}: {exc}")
+        return search_result(query.strip(), hits, rank)
