@@ -17,16 +17,18 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from pi_memory.recall.decay import DEFAULT_DECAY_RATE, importance
+from pi_memory.recall.decay import DEFAULT_DECAY_RATE, age_hours, importance
 from pi_memory.recall.safety import guard_hits
 from pi_memory.recall.types import Filters, Hit, RecallIndex, Record, normalize_record
 
-__all__ = ["RANKS", "ImportantMemory", "RecallService"]
+__all__ = ["RANKS", "RECENCY_HALF_LIFE_HOURS", "ImportantMemory", "RecallService"]
 
-RANKS = ("relevance", "importance")
+RANKS = ("relevance", "recency", "importance")
+RECENCY_HALF_LIFE_HOURS = 30 * 24.0
+"""``rank="recency"``: a message a month old counts half as much as one from today."""
 MAX_QUEUE = 10_000
 """Records kept while writes keep failing; beyond this the oldest are dropped (and counted)."""
 
@@ -43,9 +45,11 @@ class ImportantMemory:
     timestamp: str
     role: str
     session_id: str
+    blocked: tuple[str, ...] = ()
+    """Threat patterns that replaced ``text`` with a placeholder (empty when clean)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id,
             "text": self.text,
             "weight": round(self.weight, 4),
@@ -55,6 +59,9 @@ class ImportantMemory:
             "role": self.role,
             "sessionId": self.session_id,
         }
+        if self.blocked:
+            out["blocked"] = list(self.blocked)
+        return out
 
 
 class RecallService:
@@ -179,26 +186,38 @@ class RecallService:
         guard: bool = True,
         track_access: bool = True,
     ) -> list[Hit]:
-        """Hits for a model: guarded, access recorded. ``rank="importance"`` re-orders the
-        best ``4 · top_k`` by relevance × decay weight."""
+        """Hits for a model: guarded, access recorded.
+
+        ``rank="relevance"`` is the index's own order. The blends re-order the best ``4 · top_k``
+        by the relevance score (scaled so the best is 1) times a factor: ``recency`` halves every
+        :data:`RECENCY_HALF_LIFE_HOURS`; ``importance`` is the decay weight (age and use).
+        """
         if rank not in RANKS:
             raise ValueError(f"rank must be one of {RANKS}, got {rank!r}")
         if rank == "relevance":
             hits = self.index.search(query, top_k=top_k, filters=filters)
         else:
             candidates = self.index.search(query, top_k=top_k * 4, filters=filters)
-            stats = {s.id: s for s in self.index.access_stats([h.id for h in candidates])}
-            best = max((h.score for h in candidates), default=1.0) or 1.0
-
-            def blended(hit: Hit) -> float:
-                stat = stats.get(hit.id)
-                count = stat.access_count if stat else 0
-                return (hit.score / best) * importance(hit.timestamp, count, rate=self.decay_rate)
-
-            hits = sorted(candidates, key=blended, reverse=True)[:top_k]
+            hits = self._blend(candidates, rank)[:top_k]
         if track_access and hits:
             self.record_access([h.id for h in hits])
         return guard_hits(hits) if guard else hits
+
+    def _blend(self, candidates: list[Hit], rank: str) -> list[Hit]:
+        best = max((h.score for h in candidates), default=1.0) or 1.0
+        if rank == "recency":
+            now = datetime.now(UTC)
+
+            def factor(hit: Hit) -> float:
+                return float(0.5 ** (age_hours(hit.timestamp, now) / RECENCY_HALF_LIFE_HOURS))
+        else:
+            stats = {s.id: s for s in self.index.access_stats([h.id for h in candidates])}
+
+            def factor(hit: Hit) -> float:
+                stat = stats.get(hit.id)
+                return importance(hit.timestamp, stat.access_count if stat else 0, rate=self.decay_rate)
+
+        return sorted(candidates, key=lambda hit: (hit.score / best) * factor(hit), reverse=True)
 
     def record_access(self, ids: list[str]) -> None:
         self.index.record_access(ids)
@@ -207,10 +226,21 @@ class RecallService:
         return importance(timestamp, access_count, rate=self.decay_rate, now=now)
 
     def important_memories(
-        self, threshold: float = 0.7, limit: int = 10, *, now: datetime | None = None, guard: bool = True
+        self,
+        threshold: float = 0.7,
+        limit: int = 10,
+        *,
+        now: datetime | None = None,
+        guard: bool = True,
+        rate: float | None = None,
     ) -> list[ImportantMemory]:
-        """Records whose decay weight is at least ``threshold``, heaviest first."""
-        weighted = [(self.importance(s.timestamp, s.access_count, now), s) for s in self.index.access_stats()]
+        """Records whose decay weight is at least ``threshold``, heaviest first (``rate`` per hour
+        overrides the service's decay rate for this call)."""
+        decay = self.decay_rate if rate is None else rate
+        current = now or datetime.now(UTC)
+        weighted = [
+            (importance(s.timestamp, s.access_count, rate=decay, now=current), s) for s in self.index.access_stats()
+        ]
         chosen = sorted((w for w in weighted if w[0] >= threshold), key=lambda w: -w[0])[:limit]
         hits = {h.id: h for h in self.index.get([s.id for _, s in chosen])}
         if guard:
@@ -225,6 +255,7 @@ class RecallService:
                 timestamp=s.timestamp,
                 role=hits[s.id].role,
                 session_id=hits[s.id].session_id,
+                blocked=tuple(hits[s.id].metadata.get("blocked") or ()),
             )
             for w, s in chosen
             if s.id in hits

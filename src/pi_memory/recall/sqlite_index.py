@@ -182,21 +182,24 @@ class SQLiteIndex:
         batch = [normalize_record(r) for r in records]
         if not batch:
             return 0
+        unique = list({r["id"]: r for r in batch}.values())
         with self._lock:
-            unique = list({r["id"]: r for r in batch}.values())
             existing = self._existing_texts([r["id"] for r in unique])
-            todo = [r for r in unique if existing.get(r["id"]) != (r["text"], r["role"], r["session_id"])]
-            if not todo:
-                return 0
-            vectors = self.embedder.embed([r["text"] for r in todo]).astype(np.float16)
-            with self._write() as db:
-                self._check_space(db, claim=True)
-                changed = False
-                for record, vector in zip(todo, vectors, strict=True):
-                    changed |= self._upsert(db, record, vector.tobytes(), record["id"] in existing)
-                if changed:
-                    self._bump_generation(db)
-            return len(todo)
+        todo = [r for r in unique if existing.get(r["id"]) != (r["text"], r["role"], r["session_id"])]
+        if not todo:
+            return 0
+        # Embedding (the slow part) holds no lock, so searches on other threads go on meanwhile.
+        vectors = self.embedder.embed([r["text"] for r in todo]).astype(np.float16)
+        with self._lock, self._write() as db:
+            self._check_space(db, claim=True)
+            # Another thread or process may have written some of these ids since the look above.
+            existing = self._existing_texts([r["id"] for r in todo])
+            changed = False
+            for record, vector in zip(todo, vectors, strict=True):
+                changed |= self._upsert(db, record, vector.tobytes(), record["id"] in existing)
+            if changed:
+                self._bump_generation(db)
+        return len(todo)
 
     def _existing_texts(self, ids: list[str]) -> dict[str, tuple[str, str, str]]:
         found: dict[str, tuple[str, str, str]] = {}
