@@ -6,9 +6,9 @@ text behind the store's back — what a shell append or a second machine would d
 ``storage.write("MEMORY.md", …)`` instead of naming a path.
 
 PostgreSQL is real: ``pgserver`` (PostgreSQL 16, offline) started once per test session. Under
-pytest-xdist every worker asks pgserver for the same data directory; pgserver starts the server
-for the first and reference-counts the others (under its inter-process lock), and the last one
-to finish stops it.
+pytest-xdist every worker asks pgserver for the same data directory (named after the run's id);
+pgserver starts the server for the first and reference-counts the others (under its inter-process
+lock), and the last one to finish stops it and deletes the data.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -161,14 +162,26 @@ class PostgresStorage:
             yield
 
 
+def _server_root(request: pytest.FixtureRequest) -> Path:
+    """A directory every xdist worker of this run agrees on, outside pytest's temp root.
+
+    Not under ``/tmp/pytest-of-<user>``: any pytest that starts meanwhile resets that directory to
+    mode 0700, and when the tests run as root pgserver's server runs as another user, which would
+    then lose access to its own data directory mid-run.
+    """
+    workerinput = getattr(request.config, "workerinput", None)
+    run = workerinput["testrunuid"] if workerinput else f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    root = Path(tempfile.gettempdir()) / f"pi-memory-pg-{run}"
+    (root / "pgdata").mkdir(parents=True, exist_ok=True)
+    return root
+
+
 @pytest.fixture(scope="session")
-def postgres_dsn(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def postgres_dsn(request: pytest.FixtureRequest) -> Iterator[str]:
     """One real PostgreSQL for the whole session (shared by xdist workers), schema migrated."""
     pgserver = pytest.importorskip("pgserver", reason="pgserver runs the PostgreSQL tests (pip install -e '.[dev]')")
-    root = tmp_path_factory.getbasetemp()
-    if hasattr(request.config, "workerinput"):
-        root = root.parent  # the session's directory, shared by every worker
-    server = pgserver.get_server(root / "pi-memory-pgdata", cleanup_mode="stop")
+    root = _server_root(request)
+    server = pgserver.get_server(root / "pgdata", cleanup_mode="delete")  # the last worker out deletes it
     dsn = server.get_uri()
     import psycopg
 
@@ -180,6 +193,8 @@ def postgres_dsn(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         yield dsn
     finally:
         server.cleanup()
+        with contextlib.suppress(OSError):
+            root.rmdir()  # only once empty, i.e. after the last worker
 
 
 _namespaces = itertools.count()
