@@ -52,6 +52,8 @@ DEFAULT_POOL_SIZE = 4
 DEFAULT_STATEMENT_TIMEOUT_MS = 10_000
 DEFAULT_CONNECT_TIMEOUT = 5.0
 _MAX_NAMESPACE_CHARS = 200
+_LOCK_ROW = "SELECT content FROM pi_memory_files WHERE namespace = %s AND target = %s FOR UPDATE"
+_PLACEHOLDER_ROW = "INSERT INTO pi_memory_files (namespace, target) VALUES (%s, %s) ON CONFLICT DO NOTHING"
 
 
 def _import_psycopg() -> tuple[Any, Any]:
@@ -84,6 +86,12 @@ def _scalar(row: tuple[Any, ...] | None) -> Any:
     if row is None:  # pragma: no cover - aggregate queries always return a row
         raise RuntimeError("the query returned no row")
     return row[0]
+
+
+def _rollback(conn: psycopg.Connection[Any]) -> None:
+    """End a failed transaction; a broken connection needs nothing (the server rolled back)."""
+    with contextlib.suppress(Exception):
+        conn.execute("ROLLBACK")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -131,14 +139,12 @@ class _PostgresTransaction:
         self._conn = conn
         self._target = target
         self.raw = raw
-        self.changed = False
+        self.pending: str | None = None
+        self.changed = False  # a backup row was written
 
     def write(self, text: str) -> None:
-        self._conn.execute(
-            "UPDATE pi_memory_files SET content = %s, updated_at = now() WHERE namespace = %s AND target = %s",
-            (text, self._backend.namespace, self._target),
-        )
-        self.changed = True
+        """Queue the new text; it is sent with the COMMIT (one round trip while the lock is held)."""
+        self.pending = text
 
     def backup(self, raw: RawText) -> str:
         """Keep ``raw`` in ``pi_memory_backups``; identical content is backed up once."""
@@ -217,6 +223,7 @@ class PostgresBackend:
             timeout=self.connect_timeout,
             name=f"pi-memory:{namespace}",
         )
+        self._pipelines = bool(psycopg.Pipeline.is_supported())
         self._ready = False
         self._ready_lock = threading.Lock()
         self._target_locks = {target: threading.Lock() for target in FILE_NAMES}
@@ -323,31 +330,55 @@ class PostgresBackend:
     def _locked(
         self, conn: psycopg.Connection[Any], target: str, deadline: float
     ) -> Iterator[_PostgresTransaction]:
+        """One transaction holding the row lock; two round trips on the usual path.
+
+        ``BEGIN`` + ``lock_timeout`` + ``SELECT … FOR UPDATE`` go out as one pipeline, and the
+        ``UPDATE`` is sent with the ``COMMIT``, so the lock is held for one round trip plus the
+        store's own work — what bounds throughput when many writers queue on one row.
+        """
         errors = self._psycopg.errors
         key = (self.namespace, target)
         wait_ms = max(1, int((deadline - time.monotonic()) * 1000))
         try:
-            with conn.transaction():
+            with self._pipeline(conn):
+                conn.execute("BEGIN")
                 conn.execute("SELECT set_config('lock_timeout', %s, true)", (f"{wait_ms}ms",))
-                # The placeholder row gives a first writer something to lock; rolled back if unused.
-                conn.execute(
-                    "INSERT INTO pi_memory_files (namespace, target) VALUES (%s, %s) ON CONFLICT DO NOTHING", key
-                )
-                row = conn.execute(
-                    "SELECT content FROM pi_memory_files WHERE namespace = %s AND target = %s FOR UPDATE", key
-                ).fetchone()
-                content = None if row is None else row[0]
-                raw = RawText() if content is None else RawText(text=content, exists=True)
-                txn = _PostgresTransaction(self, conn, target, raw)
+                cursor = conn.execute(_LOCK_ROW, key)
+            row = cursor.fetchone()
+            if row is None:
+                # A placeholder row gives the first writer something to lock (rolled back if unused);
+                # a concurrent first writer waits on it, then finds the row.
+                conn.execute(_PLACEHOLDER_ROW, key)
+                row = conn.execute(_LOCK_ROW, key).fetchone()
+            content = None if row is None else row[0]
+            txn = _PostgresTransaction(self, conn, target, RawText() if content is None else RawText(content, True))
+            try:
                 yield txn
-                if not txn.changed:
-                    raise self._psycopg.Rollback()
+            except BaseException:
+                _rollback(conn)
+                raise
+            if txn.pending is None and not txn.changed:
+                conn.execute("ROLLBACK")
+                return
+            with self._pipeline(conn):
+                if txn.pending is not None:
+                    conn.execute(
+                        "UPDATE pi_memory_files SET content = %s, updated_at = now() "
+                        "WHERE namespace = %s AND target = %s",
+                        (txn.pending, *key),
+                    )
+                conn.execute("COMMIT")
         except (errors.LockNotAvailable, errors.QueryCanceled) as exc:
+            _rollback(conn)
             raise BackendBusy(f"{self.location(target)}: {_first_line(exc)}") from exc
         except self._psycopg.OperationalError as exc:
             # The connection broke mid-transaction: the server rolled it back, nothing changed.
             log.warning("PostgreSQL connection lost during a write to %s: %s", self.location(target), exc)
             raise BackendBusy(f"{self.location(target)}: connection lost ({_first_line(exc)})") from exc
+
+    def _pipeline(self, conn: psycopg.Connection[Any]) -> contextlib.AbstractContextManager[Any]:
+        """Send the statements of the block in one round trip where libpq supports it."""
+        return conn.pipeline() if self._pipelines else contextlib.nullcontext()
 
     @contextlib.contextmanager
     def _connection(self, timeout: float) -> Iterator[psycopg.Connection[Any]]:
