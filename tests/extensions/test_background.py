@@ -199,3 +199,22 @@ async def test_84_nothing_runs_after_shutdown(tmp_path: Path) -> None:
 def test_write_memory_helper(tmp_path: Path) -> None:
     write_memory(tmp_path, ["a", "b"])
     assert (tmp_path / "MEMORY.md").read_text() == "a\n§\nb"
+
+
+async def test_a_failing_background_dream_is_logged_not_raised(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                              ) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the memory directory's parent should be")
+    h = await start(tmp_path, {"dataDir": str(blocker / "memories"), "dreaming": {"minHoursSinceLastRun": 0}})
+    assert h.ui.statuses["pi-memory"] == "memory: unavailable"  # the store cannot load there either
+    await h.close()
+    from pi_memory.extensions.memory import DreamOptions, run_dream
+    from pi_memory.extensions.memory.lifecycle import _report_dream_failure
+
+    failing = asyncio.ensure_future(run_dream(DreamOptions(memory_dir=blocker / "memories",
+                                                           model_registry=ModelRegistry())))
+    failing.add_done_callback(_report_dream_failure)
+    with pytest.raises(OSError):
+        await failing
+    await asyncio.sleep(0)
+    assert "[pi-memory] background dream failed:" in capsys.readouterr().err
