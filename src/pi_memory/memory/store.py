@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pi_memory._coerce import whole_number
 from pi_memory.memory.backend import BackendBusy, RawText, StorageBackend, Transaction
 from pi_memory.memory.entries import (
     ENTRY_DELIMITER,
@@ -50,15 +51,8 @@ Result = dict[str, Any]
 
 def _coerce_limit(name: str, value: object) -> int:
     """Accept ints and digit strings (settings after ``${VAR}`` interpolation)."""
-    if isinstance(value, bool):
-        raise ValueError(f"{name} must be a whole number of characters, not {value!r}")
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    elif isinstance(value, str) and value.strip().lstrip("+").isdigit():
-        number = int(value.strip())
-    else:
+    number = whole_number(value)
+    if number is None:
         raise ValueError(f"{name} must be a whole number of characters (e.g. 2200), got {value!r}")
     if number < 0:
         raise ValueError(f"{name} must be 0 or more, got {number}")

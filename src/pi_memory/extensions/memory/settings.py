@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pi_memory._coerce import whole_number
 from pi_memory.memory import MemoryStore, default_memory_dir
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 
@@ -77,13 +78,8 @@ def _where(key: str) -> str:
 def _whole(key: str, value: Any, *, minimum: int, example: int) -> int:
     if isinstance(value, bool):
         raise SettingsError(f"{_where(key)} must be a whole number (e.g. {example}), not {str(value).lower()}")
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    elif isinstance(value, str) and value.strip().lstrip("+").isdigit():
-        number = int(value.strip())
-    else:
+    number = whole_number(value)
+    if number is None:
         raise SettingsError(f"{_where(key)} must be a whole number (e.g. {example}), got {value!r}")
     if number < minimum:
         raise SettingsError(f"{_where(key)} must be at least {minimum}, got {number}")
