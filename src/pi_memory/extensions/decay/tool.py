@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pi_memory.memory.results import ToolResult, bound_result, is_output_limit, tool_result
+from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit, tool_result
 from pi_memory.recall import ImportantMemory, RecallService
 
 __all__ = ["OUTPUT_SCHEMA", "PARAMETERS", "ImportantMemoriesTool", "important_result", "render_memories"]
@@ -76,7 +76,9 @@ def memory_record(memory: ImportantMemory) -> dict[str, Any]:
     return memory.to_json()
 
 
-def render_memories(result: Mapping[str, Any]) -> str:
+def render_memories(result: Any) -> str:
+    if not isinstance(result, Mapping):  # bound_result also sizes parts (a list) with this serializer
+        return compact_json(result)
     if result.get("success") is False:
         error = result.get("error")
         return f"get_important_memories failed: {error.get('message') if isinstance(error, Mapping) else error}"

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pi_memory.memory.results import ToolResult, bound_result, is_output_limit, tool_result
+from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit, tool_result
 from pi_memory.recall import Hit, RecallService
 
 from .settings import RANK_MODES
@@ -109,8 +109,10 @@ def hit_record(hit: Hit) -> dict[str, Any]:
     return record
 
 
-def render_hits(result: Mapping[str, Any]) -> str:
+def render_hits(result: Any) -> str:
     """The text view: ``[id] (similarity: 0.92) role · time`` then the message, per hit."""
+    if not isinstance(result, Mapping):  # bound_result also sizes parts (a list) with this serializer
+        return compact_json(result)
     if result.get("success") is False:
         error = result.get("error")
         message = error.get("message") if isinstance(error, Mapping) else error
