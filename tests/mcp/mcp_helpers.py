@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-
 from mcp import ClientSession, StdioServerParameters, stdio_client
+
 from pi_memory.memory.tools import OUTPUT_SCHEMA
 
 SERVER_CMD = [sys.executable, "-m", "pi_memory.cli", "mcp"]

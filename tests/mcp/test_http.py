@@ -13,10 +13,10 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp_helpers import SERVER_CMD, server_env, validate_output
 
-from mcp import ClientSession
 from pi_memory.mcp.http import BindError, check_bind, is_loopback, load_token, parse_bind
 
 TOKEN = "s3cret-token-for-tests-0123456789"

@@ -14,9 +14,9 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp import Client
 from mcp_helpers import mcp_session, validate_output
 
-from mcp import Client
 from pi_memory.mcp import McpTool, ToolContext, create_server
 from pi_memory.memory import MemoryStore, ToolResult
 from pi_memory.memory.results import tool_result

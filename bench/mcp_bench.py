@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Tool-call round trip through ``pi-memory mcp`` over stdio, against the in-process call.
+
+  mcp     the official SDK ``ClientSession`` calling the tool on a ``pi-memory mcp`` subprocess
+          (JSON-RPC over pipes, the SDK on both ends, the store in the server)
+  direct  the peer: ``await tools[name](**args)`` in this process — the same tool object, the
+          same store code, the same bounded ToolResult, no protocol
+
+Phases (each on a fresh memory directory, fsync on): ``memory_read`` of a 20-entry MEMORY.md,
+and ``memory_add`` of distinct 60-char entries (limit raised so nothing is refused). Every
+call's latency is recorded after a warm-up; reported: p50/p95/mean in ms, calls/s, and the
+overhead of MCP per call (p50 mcp - p50 direct). Also reported: the server's start-up time (spawn
+to initialized), which an MCP client pays once per session.
+
+    .venv/bin/python bench/mcp_bench.py              # prints JSON, writes bench/results/mcp_bench.json
+    .venv/bin/python bench/mcp_bench.py --calls 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from pi_memory import __version__
+from pi_memory.memory import MemoryStore, create_memory_tools
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "bench" / "results" / "mcp_bench.json"
+LIMIT = 1_000_000
+
+
+def _entry(i: int) -> str:
+    return f"Fact {i:05d}: the staging deploy for service {i % 7} runs after the nightly build."
+
+
+def _seed(directory: Path) -> None:
+    store = MemoryStore(directory, memory_char_limit=LIMIT)
+    for i in range(20):
+        store.add("memory", _entry(100_000 + i))
+
+
+def _args(phase: str, i: int) -> dict[str, Any]:
+    return {"target": "memory"} if phase == "read" else {"target": "memory", "content": _entry(i)}
+
+
+def _summary(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "p50_ms": round(statistics.median(ordered) * 1000, 3),
+        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 3),
+        "mean_ms": round(statistics.fmean(ordered) * 1000, 3),
+        "calls_per_s": round(len(ordered) / sum(ordered), 1),
+    }
+
+
+async def _time_calls(call: Callable[[str, dict[str, Any]], Awaitable[Any]], phase: str, calls: int,
+                      warmup: int) -> list[float]:
+    name = "memory_read" if phase == "read" else "memory_add"
+    samples = []
+    for i in range(warmup + calls):
+        started = time.perf_counter()
+        result = await call(name, _args(phase, i))
+        elapsed = time.perf_counter() - started
+        if getattr(result, "is_error", False):
+            raise SystemExit(f"{name} failed during the benchmark: {result}")
+        if i >= warmup:
+            samples.append(elapsed)
+    return samples
+
+
+async def _mcp(phase: str, directory: Path, calls: int, warmup: int) -> tuple[list[float], float]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "pi_memory.cli", "mcp", "--dir", str(directory), "--memory-limit", str(LIMIT)],
+    )
+    started = time.perf_counter()
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        startup = time.perf_counter() - started
+        await session.list_tools()  # the client validates results against the listed output schemas
+        samples = await _time_calls(session.call_tool, phase, calls, warmup)
+    return samples, startup
+
+
+async def _direct(phase: str, directory: Path, calls: int, warmup: int) -> list[float]:
+    tools = create_memory_tools(MemoryStore(directory, memory_char_limit=LIMIT))
+
+    async def call(name: str, args: dict[str, Any]) -> Any:
+        return await tools[name](**args)
+
+    return await _time_calls(call, phase, calls, warmup)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--no-write", action="store_true", help="print only; keep bench/results as is")
+    opts = parser.parse_args()
+
+    wall = time.perf_counter()
+    report: dict[str, Any] = {
+        "bench": "mcp_bench",
+        "peer": "direct in-process tool call (same tool objects and store)",
+        "ours_version": f"pi-memory {__version__}",
+        "python": platform.python_version(),
+        "machine": f"{platform.system()} {platform.machine()}, {__import__('os').cpu_count()} CPUs",
+        "transport": "stdio, official mcp SDK ClientSession <-> pi-memory mcp subprocess",
+        "calls": opts.calls,
+        "warmup": opts.warmup,
+        "phases": {},
+    }
+    startups = []
+    for phase in ("read", "add"):
+        with tempfile.TemporaryDirectory() as base:
+            mcp_dir, direct_dir = Path(base) / "mcp", Path(base) / "direct"
+            if phase == "read":
+                _seed(mcp_dir)
+                _seed(direct_dir)
+            mcp_samples, startup = anyio.run(_mcp, phase, mcp_dir, opts.calls, opts.warmup)
+            direct_samples = anyio.run(_direct, phase, direct_dir, opts.calls, opts.warmup)
+        startups.append(startup)
+        mcp_stats, direct_stats = _summary(mcp_samples), _summary(direct_samples)
+        report["phases"][f"memory_{phase}"] = {
+            "mcp": mcp_stats,
+            "direct": direct_stats,
+            "overhead_p50_ms": round(mcp_stats["p50_ms"] - direct_stats["p50_ms"], 3),
+            "ratio_p50_mcp_over_direct": round(mcp_stats["p50_ms"] / direct_stats["p50_ms"], 2),
+        }
+    report["server_startup_s"] = round(statistics.median(startups), 2)
+    report["wall_s"] = round(time.perf_counter() - wall, 1)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if not opts.no_write:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
