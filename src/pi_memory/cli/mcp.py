@@ -98,7 +98,10 @@ def mcp(
     except (BindError, SettingsError, ValueError) as exc:
         raise _fail(str(exc)) from None
     store.load_from_disk()
-    server = create_server(store, providers=discover_providers(), settings=section)
+    from pi_memory.mcp.recall import recall_tools
+
+    providers = [recall_tools, *discover_providers()]
+    server = create_server(store, providers=providers, settings=section, section=settings.section)
 
     try:
         if bind is None:

@@ -15,7 +15,7 @@ where the decorator API would derive schemas from Python signatures and re-wrap 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -95,15 +95,18 @@ def create_server(
     *,
     providers: Iterable[ToolProvider] = (),
     settings: Mapping[str, Any] | None = None,
+    section: Callable[[str], Mapping[str, Any]] | None = None,
     tools: Sequence[McpTool] | None = None,
 ) -> Server[Any]:
     """An MCP server over ``store``; run it with :func:`serve_stdio` or :func:`~pi_memory.mcp.http.serve_http`.
 
     ``tools`` replaces the four memory tools (rarely needed); ``providers`` add more (see
-    :mod:`pi_memory.mcp.tools`); ``settings`` is the ``pi-memory`` section handed to providers.
+    :mod:`pi_memory.mcp.tools`); ``settings`` (the ``pi-memory`` section) and ``section`` (any
+    other section by name) are handed to providers.
     """
     base = list(tools) if tools is not None else list(create_memory_tools(store))
-    offered = collect_tools(base, providers, ToolContext(store, dict(settings or {})))
+    context = ToolContext(store, dict(settings or {}), section or (lambda name: {}))
+    offered = collect_tools(base, providers, context)
     by_name = {tool.name: tool for tool in offered}
     listing = types.ListToolsResult(tools=[_describe(tool) for tool in offered])
 

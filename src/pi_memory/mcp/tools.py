@@ -61,12 +61,18 @@ class McpTool(Protocol):
     ) -> ToolResult: ...
 
 
+def _no_section(name: str) -> Mapping[str, Any]:
+    return {}
+
+
 @dataclass(frozen=True)
 class ToolContext:
-    """What a provider may build its tools from: the server's store and its settings section."""
+    """What a provider may build its tools from: the server's store, its ``pi-memory`` settings
+    section, and ``section(name)`` for any other section of the user's settings."""
 
     store: MemoryStore
     settings: Mapping[str, Any] = field(default_factory=dict)
+    section: Callable[[str], Mapping[str, Any]] = _no_section
 
 
 ToolProvider = Callable[[ToolContext], Iterable[McpTool]]
