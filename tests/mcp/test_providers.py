@@ -1,7 +1,7 @@
-"""The registration point for more tools (recall's ``search_memory`` / ``get_important_memories``).
+"""The registration point for more tools (how recall's tools, and third parties', join the server).
 
-The provider here is a small real tool — it searches the store's live entries by substring — used
-in place of recall's tools until those exist; the server treats it exactly as it will treat them.
+The provider here is a small real tool — it searches the store's live entries by substring; the
+server treats it exactly as it treats recall's ``search_memory`` (see test_recall.py).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def test_installed_entry_points_are_served_by_pi_memory_mcp(tmp_path: Path) -> N
         from pi_memory.memory.results import tool_result
 
         class Important:
-            name = "get_important_memories"
+            name = "list_recent_entries"
             description = "Entries that matter most."
             parameters = {"type": "object", "properties": {"limit": {"type": "integer"}}}
             output_schema = {"type": "object", "properties": {"success": {"type": "boolean"}}}
@@ -154,9 +154,9 @@ def test_installed_entry_points_are_served_by_pi_memory_mcp(tmp_path: Path) -> N
         async with mcp_session("--dir", str(tmp_path / "mem"), home=tmp_path,
                                env={"PYTHONPATH": str(site)}) as session:
             names = [tool.name for tool in (await session.list_tools()).tools]
-            assert names[-1] == "get_important_memories"
+            assert names[-1] == "list_recent_entries"
             await session.call_tool("memory_add", {"target": "memory", "content": "first"})
-            result = await session.call_tool("get_important_memories", {"limit": 1})
+            result = await session.call_tool("list_recent_entries", {"limit": 1})
             assert result.structured_content == {"success": True, "memories": ["first"], "namespace": None}
 
     anyio.run(scenario)
