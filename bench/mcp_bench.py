@@ -7,8 +7,10 @@
           same store code, the same bounded ToolResult, no protocol
 
 Phases (each on a fresh memory directory, fsync on): ``memory_read`` of a 20-entry MEMORY.md,
-and ``memory_add`` of distinct 60-char entries (limit raised so nothing is refused). Every
-call's latency is recorded after a warm-up; reported: p50/p95/mean in ms, calls/s, and the
+and ``memory_add`` of distinct ~80-char entries (limit raised so nothing is refused; add results
+grow to the 12 KiB / 100-entry bound, so later adds carry bigger payloads). The two sides
+alternate call by call, so disk and scheduler noise hits both; every call's latency is recorded
+after a warm-up. Reported: p50/p95/mean in ms, calls/s, and the
 overhead of MCP per call (p50 mcp - p50 direct). Also reported: the server's start-up time (spawn
 to initialized), which an MCP client pays once per session.
 
@@ -25,7 +27,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,42 +65,39 @@ def _summary(samples: list[float]) -> dict[str, float]:
     }
 
 
-async def _time_calls(call: Callable[[str, dict[str, Any]], Awaitable[Any]], phase: str, calls: int,
-                      warmup: int) -> list[float]:
+async def _compare(phase: str, mcp_dir: Path, direct_dir: Path, calls: int, warmup: int) -> dict[str, Any]:
+    """Time the two sides call by call, alternating which goes first, so disk noise hits both."""
     name = "memory_read" if phase == "read" else "memory_add"
-    samples = []
-    for i in range(warmup + calls):
-        started = time.perf_counter()
-        result = await call(name, _args(phase, i))
-        elapsed = time.perf_counter() - started
-        if getattr(result, "is_error", False):
-            raise SystemExit(f"{name} failed during the benchmark: {result}")
-        if i >= warmup:
-            samples.append(elapsed)
-    return samples
-
-
-async def _mcp(phase: str, directory: Path, calls: int, warmup: int) -> tuple[list[float], float]:
+    tools = create_memory_tools(MemoryStore(direct_dir, memory_char_limit=LIMIT))
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "pi_memory.cli", "mcp", "--dir", str(directory), "--memory-limit", str(LIMIT)],
+        args=["-m", "pi_memory.cli", "mcp", "--dir", str(mcp_dir), "--memory-limit", str(LIMIT)],
     )
+    samples: dict[str, list[float]] = {"mcp": [], "direct": []}
     started = time.perf_counter()
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         startup = time.perf_counter() - started
         await session.list_tools()  # the client validates results against the listed output schemas
-        samples = await _time_calls(session.call_tool, phase, calls, warmup)
-    return samples, startup
 
+        async def via_mcp(args: dict[str, Any]) -> bool:
+            return bool((await session.call_tool(name, args)).is_error)
 
-async def _direct(phase: str, directory: Path, calls: int, warmup: int) -> list[float]:
-    tools = create_memory_tools(MemoryStore(directory, memory_char_limit=LIMIT))
+        async def direct(args: dict[str, Any]) -> bool:
+            return (await tools[name](**args)).is_error
 
-    async def call(name: str, args: dict[str, Any]) -> Any:
-        return await tools[name](**args)
-
-    return await _time_calls(call, phase, calls, warmup)
+        sides = {"mcp": via_mcp, "direct": direct}
+        for i in range(warmup + calls):
+            order = ("mcp", "direct") if i % 2 == 0 else ("direct", "mcp")
+            for side in order:
+                begun = time.perf_counter()
+                failed = await sides[side](_args(phase, i))
+                elapsed = time.perf_counter() - begun
+                if failed:
+                    raise SystemExit(f"{name} failed during the benchmark ({side})")
+                if i >= warmup:
+                    samples[side].append(elapsed)
+    return {"samples": samples, "startup": startup}
 
 
 def main() -> None:
@@ -128,9 +126,9 @@ def main() -> None:
             if phase == "read":
                 _seed(mcp_dir)
                 _seed(direct_dir)
-            mcp_samples, startup = anyio.run(_mcp, phase, mcp_dir, opts.calls, opts.warmup)
-            direct_samples = anyio.run(_direct, phase, direct_dir, opts.calls, opts.warmup)
-        startups.append(startup)
+            measured = anyio.run(_compare, phase, mcp_dir, direct_dir, opts.calls, opts.warmup)
+        mcp_samples, direct_samples = measured["samples"]["mcp"], measured["samples"]["direct"]
+        startups.append(measured["startup"])
         mcp_stats, direct_stats = _summary(mcp_samples), _summary(direct_samples)
         report["phases"][f"memory_{phase}"] = {
             "mcp": mcp_stats,
