@@ -176,6 +176,19 @@ def test_a_statement_timeout_is_a_retryable_failure(postgres_dsn: str) -> None:
     assert stored(postgres_dsn, namespace) == "kept\n§\n"
 
 
+def test_an_exhausted_pool_is_a_failure_result_not_an_exception(postgres_dsn: str) -> None:
+    backend = PostgresBackend(postgres_dsn, fresh_namespace(), pool_size=1, connect_timeout=0.5)
+    store = MemoryStore(backend=backend, lock_timeout=0.5)
+    store.add("memory", "fact")
+    with backend.advisory_lock("holds-the-only-connection") as held:
+        assert held is True
+        read = store.read("memory")
+        assert read["success"] is False and "no free connection" in read["error"]
+        assert store.add("user", "x")["retryable"] is True
+    assert store.read("memory")["entries"] == ["fact"]
+    backend.close()
+
+
 # ------------------------------------------------------------------ backups, locks, settings
 
 

@@ -252,7 +252,7 @@ class PostgresBackend:
                     "SELECT content FROM pi_memory_files WHERE namespace = %s AND target = %s",
                     (self.namespace, target),
                 ).fetchone()
-        except PostgresUnavailable as exc:
+        except (PostgresUnavailable, BackendBusy) as exc:  # busy: every pooled connection is in use
             return RawText(error=str(exc))
         except self._psycopg.OperationalError as exc:
             return RawText(error=self._unreachable(exc))
@@ -444,7 +444,8 @@ def advisory_lock(conn_or_backend: PostgresBackend | psycopg.Connection[Any], ke
     connection, so a crashed holder never leaves a stale lock behind.
 
     With a :class:`PostgresBackend` the key is scoped to its namespace and a pooled connection is
-    held for the block; with a connection the key is used as given.
+    held for the block (:class:`PostgresUnavailable` if the server cannot be reached); with a
+    connection the key is used as given.
     """
     if isinstance(conn_or_backend, PostgresBackend):
         backend = conn_or_backend
