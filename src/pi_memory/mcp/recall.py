@@ -4,7 +4,8 @@ The recall and decay extensions define these tools for the pi host; this provide
 tool objects over MCP, on the index the user's ``pi-memory-recall`` settings name (``url``, else
 ``$PI_MEMORY_RECALL_URL``, else ``<agentDir>/recall.db``). The server indexes nothing itself —
 that is the host's and ``pi-memory recall index``'s job — so an MCP client searches every past pi
-session; its searches do count as accesses, which is what ``get_important_memories`` weighs. Set ``"pi-memory-recall": {"enabled": false}`` to leave the tools out.
+session; its searches do count as accesses, which is what ``get_important_memories`` weighs.
+Set ``"pi-memory-recall": {"enabled": false}`` to leave the tools out.
 
 The index is opened on the first call, in a worker thread: listing tools stays instant, a server
 whose client never recalls anything never loads the embedding table, and a slow database never
