@@ -131,3 +131,18 @@ def test_rank_by_importance_prefers_recent_memories(tmp_path: Path) -> None:
         )
         hits = service.search("API key rotation", top_k=2, rank="importance", track_access=False)
         assert hits[0].id == "fresh"
+
+
+def test_rank_by_recency_prefers_newer_messages_of_equal_relevance(tmp_path: Path) -> None:
+    now = datetime.now(UTC)
+    with _service(tmp_path) as service:
+        service.index.add(
+            [
+                record("older", "the deploy freeze starts on Monday", ts=(now - timedelta(days=60)).isoformat()),
+                record("newer", "the deploy freeze starts on Monday", ts=(now - timedelta(days=1)).isoformat()),
+            ]
+        )
+        relevance = service.search("deploy freeze", top_k=2, track_access=False)
+        recency = service.search("deploy freeze", top_k=2, rank="recency", track_access=False)
+        assert {h.id for h in relevance} == {"older", "newer"}
+        assert [h.id for h in recency] == ["newer", "older"]

@@ -41,6 +41,11 @@ class SearchConfig:
     """Share of the previous/next turn's BM25 score added to a message's own (0 = off)."""
     neighbour_dense: float = 0.3
     """Share of the previous/next turn's cosine added to a message's own (0 = off)."""
+    lexical_budget: int = 2_000
+    """At most this many postings (documents per term, summed) go into BM25: the query's terms
+    are taken rarest first until the next would exceed it (the rarest always counts). BM25 ranks
+    every document matching any term of an OR, so one common word costs as much as the rest of
+    the search; its weight (IDF) is small anyway. 0 = every term."""
 
 
 def rrf(rankings: Sequence[Sequence[K]], k: int = 60, weights: Sequence[float] | None = None) -> dict[K, float]:

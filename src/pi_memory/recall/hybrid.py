@@ -30,22 +30,39 @@ FloatArray = npt.NDArray[np.float32]
 
 @dataclass
 class VectorCache:
-    """Rows in ascending ``seq`` (insertion) order: seq numbers, session codes and unit vectors."""
+    """Rows in ascending ``seq`` (insertion) order: seq numbers, session codes and unit vectors.
+
+    The vectors are stored dimension-major (one ``dimension × capacity`` buffer, the rows as its
+    columns): BLAS's matrix-vector product over that layout is about twice as fast as over the
+    row-major matrix (8 vs 16 ms at 100k × 256 here), and the buffer grows by half its size so
+    appends stay cheap.
+    """
 
     dimension: int
     seqs: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     sessions: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    matrix: FloatArray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    _columns: FloatArray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     _session_codes: dict[str, int] = field(default_factory=dict)
     _prev: IntArray | None = None
     _next: IntArray | None = None
 
     def __post_init__(self) -> None:
-        if self.matrix.shape[1] != self.dimension:
-            self.matrix = np.zeros((0, self.dimension), dtype=np.float32)
+        if self._columns.shape[0] != self.dimension:
+            self._columns = np.zeros((self.dimension, 0), dtype=np.float32)
 
     def __len__(self) -> int:
         return int(self.seqs.shape[0])
+
+    @property
+    def matrix(self) -> FloatArray:
+        """The unit vectors as rows (``len × dimension``; a view, not a copy)."""
+        view: FloatArray = self._columns[:, : len(self)].T
+        return view
+
+    def scores(self, query_vector: FloatArray) -> FloatArray:
+        """Cosine of ``query_vector`` (a unit vector) with every row."""
+        out: FloatArray = query_vector.astype(np.float32) @ self._columns[:, : len(self)]
+        return out
 
     @property
     def last_seq(self) -> int:
@@ -55,10 +72,15 @@ class VectorCache:
         """Add rows whose seqs are all above :attr:`last_seq` (callers load ``seq > last_seq``)."""
         if not seqs:
             return
+        size, extra = len(self), len(seqs)
+        if size + extra > self._columns.shape[1]:
+            grown = np.zeros((self.dimension, max(size + extra, size + size // 2, 1024)), dtype=np.float32)
+            grown[:, :size] = self._columns[:, :size]
+            self._columns = grown
+        self._columns[:, size : size + extra] = vectors.astype(np.float32, copy=False).T
         codes = [self._session_codes.setdefault(s, len(self._session_codes)) for s in sessions]
         self.seqs = np.concatenate([self.seqs, np.asarray(seqs, dtype=np.int64)])
         self.sessions = np.concatenate([self.sessions, np.asarray(codes, dtype=np.int64)])
-        self.matrix = np.concatenate([self.matrix, vectors.astype(np.float32, copy=False)])
         self._prev = self._next = None
 
     def positions(self, seqs: IntArray) -> IntArray:
@@ -99,15 +121,39 @@ class Ranked:
     similarity: float
 
 
-def _top(scores: FloatArray, allowed: npt.NDArray[np.bool_] | None, n: int, positive: bool) -> dict[int, float]:
-    masked = scores if allowed is None else np.where(allowed, scores, -np.inf)
-    if positive:
-        masked = np.where(masked > 0, masked, -np.inf)
-    n = min(n, int(np.isfinite(masked).sum()))
+def _top(scores: FloatArray, allowed: npt.NDArray[np.bool_] | None, n: int) -> dict[int, float]:
+    """The ``n`` best rows of a full score array (rows outside ``allowed`` never count)."""
+    available = len(scores)
+    if allowed is not None:
+        scores = np.where(allowed, scores, -np.inf).astype(np.float32)
+        available = int(allowed.sum())
+    n = min(n, available)
     if n <= 0:
         return {}
-    best = np.argpartition(-masked, n - 1)[:n]
-    return {int(i): float(masked[i]) for i in best}
+    best = np.argpartition(scores, len(scores) - n)[len(scores) - n :]
+    return {int(i): float(scores[i]) for i in best}
+
+
+def _smooth_sparse(cache: VectorCache, lexical: Mapping[int, float], weight: float) -> tuple[IntArray, FloatArray]:
+    """:meth:`VectorCache.smooth` for scores that are zero except at a few positions: only those
+    positions and their neighbours are computed (a few hundred, not the whole index)."""
+    keys = np.fromiter(lexical.keys(), dtype=np.int64, count=len(lexical))
+    values = np.fromiter(lexical.values(), dtype=np.float32, count=len(lexical))
+    if weight == 0 or not len(keys):
+        return keys, values
+    prev, nxt = cache.neighbours()
+    support = np.unique(np.concatenate([keys, prev[keys], nxt[keys]]))
+    support = support[support >= 0]
+    order = np.argsort(keys)
+    sorted_keys, sorted_values = keys[order], values[order]
+
+    def score_at(positions: IntArray) -> FloatArray:
+        found = np.minimum(np.searchsorted(sorted_keys, positions), len(sorted_keys) - 1)
+        hit = (sorted_keys[found] == positions) & (positions >= 0)
+        return np.where(hit, sorted_values[found], np.float32(0)).astype(np.float32)
+
+    smoothed = (score_at(support) + weight * (score_at(prev[support]) + score_at(nxt[support]))).astype(np.float32)
+    return support, smoothed
 
 
 def rank(
@@ -121,15 +167,18 @@ def rank(
     """Fuse dense scores over the whole cache with lexical scores (position → BM25, higher better)."""
     if not len(cache) or top_k <= 0:
         return []
-    cosine = (cache.matrix @ query_vector.astype(np.float32)).astype(np.float32)
-    dense = cache.smooth(cosine, config.neighbour_dense)
-    lexical_scores = np.zeros(len(cache), dtype=np.float32)
-    if lexical:
-        keys = np.fromiter(lexical.keys(), dtype=np.int64, count=len(lexical))
-        lexical_scores[keys] = np.fromiter(lexical.values(), dtype=np.float32, count=len(lexical))
-    lexical_smoothed = cache.smooth(lexical_scores, config.neighbour_lexical)
-    lexical_top = _top(lexical_smoothed, allowed, config.candidates, positive=True)
-    dense_top = {} if config.fusion == "lexical" else _top(dense, allowed, config.candidates, positive=False)
+    cosine = cache.scores(query_vector)
+    positions, smoothed = _smooth_sparse(cache, lexical, config.neighbour_lexical)
+    keep = smoothed > 0
+    if allowed is not None:
+        keep &= allowed[positions]
+    positions, smoothed = positions[keep], smoothed[keep]
+    count = min(config.candidates, len(smoothed))
+    best_lexical = np.argpartition(-smoothed, count - 1)[:count] if count else np.zeros(0, dtype=np.int64)
+    lexical_top = {int(positions[i]): float(smoothed[i]) for i in best_lexical}
+    dense_top = {}
+    if config.fusion != "lexical":
+        dense_top = _top(cache.smooth(cosine, config.neighbour_dense), allowed, config.candidates)
     fused = fuse(lexical_top, dense_top, config)
     best = sorted(fused, key=lambda p: (-fused[p], p))[:top_k]
     return [Ranked(p, fused[p], max(0.0, min(1.0, float(cosine[p])))) for p in best]

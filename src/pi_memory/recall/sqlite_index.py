@@ -29,7 +29,7 @@ import numpy.typing as npt
 from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import VectorCache, rank
-from pi_memory.recall.text import dense_query, fts_query
+from pi_memory.recall.text import MAX_QUERY_TERMS, content_terms, dense_query, fts_match
 from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
 
 __all__ = ["SQLiteIndex"]
@@ -130,6 +130,7 @@ class SQLiteIndex:
             embedder = self._stored_space[0]
         self.embedder = get_embedder(embedder) if embedder is None or isinstance(embedder, str) else embedder
         self._cache: VectorCache | None = None
+        self._scratch = False  # the temp tables of _document_frequencies exist
         self._generation = ""
         self._data_version = -1
 
@@ -313,20 +314,98 @@ class SQLiteIndex:
         return [_hit(rows[s], r.similarity, r.score) for s, r in zip(seqs, ranked, strict=True) if s in rows]
 
     def _lexical(self, query: str, where: str, params: list[Any], cache: VectorCache) -> dict[int, float]:
-        match = fts_query(query, self.config.stopwords)
-        if match is None or self.config.fusion == "dense":
+        """BM25 of the best ``3 · candidates`` messages (position → score).
+
+        With every query word this is one FTS5 query. On a large index, common words make that
+        expensive (FTS5 scores every message matching any word of the OR), so the words are split
+        by :meth:`_split` into rare and common ones and two cheap queries give the same top list
+        for every message that holds a rare word: BM25 over the rare words, and BM25 over all
+        words for the messages that hold a rare *and* a common word (an AND that FTS5 evaluates by
+        skipping through the common words' postings). A message's full score is the second when
+        it has one, else the first (it holds no common word); both lists are already cut to the
+        top ``3 · candidates``, which keeps the exact top list because adding words only raises
+        a BM25 score. Messages holding only common words are left out — their scores are the
+        lowest anyway. If every word is common, the newest ``budget`` matches are scored.
+        """
+        if self.config.fusion == "dense":
             return {}
+        words = content_terms(query, self.config.stopwords)[:MAX_QUERY_TERMS]
+        rare, common, window = self._split(words, len(cache))
         limit = self.config.candidates * 3
-        sql = (
-            "SELECT f.rowid, -bm25(messages_fts) FROM messages_fts f"
-            + (" JOIN messages m ON m.seq = f.rowid" if where else "")
-            + f" WHERE messages_fts MATCH ?{where} ORDER BY bm25(messages_fts) LIMIT ?"
+        join = " JOIN messages m ON m.seq = f.rowid" if where else ""
+        base = (
+            f"SELECT f.rowid AS rowid, -bm25(messages_fts) AS score FROM messages_fts f{join}"
+            f" WHERE messages_fts MATCH ?{where}"
         )
-        rows = self._db.execute(sql, [match, *params, limit]).fetchall()
-        if not rows:
+        scores: dict[int, float] = {}
+        if window:
+            newest = f"{base} ORDER BY f.rowid DESC LIMIT {int(window)}"
+            sql = f"SELECT rowid, score FROM ({newest}) ORDER BY score DESC LIMIT ?"
+            scores = dict(self._db.execute(sql, [fts_match(common), *params, limit]).fetchall())
+        elif rare:
+            ranked = f"{base} ORDER BY bm25(messages_fts) LIMIT ?"
+            scores = dict(self._db.execute(ranked, [fts_match(rare), *params, limit]).fetchall())
+            if common:
+                both = f"({fts_match(rare)}) AND ({fts_match(common)})"
+                scores.update(self._db.execute(ranked, [both, *params, limit]).fetchall())
+                scores = dict(sorted(scores.items(), key=lambda item: -item[1])[:limit])
+        if not scores:
             return {}
-        positions = cache.positions(np.array([r[0] for r in rows], dtype=np.int64))
-        return {int(p): float(r[1]) for p, r in zip(positions, rows, strict=True) if p >= 0}
+        seqs = np.fromiter(scores.keys(), dtype=np.int64, count=len(scores))
+        positions = cache.positions(seqs)
+        return {int(p): float(v) for p, v in zip(positions, scores.values(), strict=True) if p >= 0}
+
+    def _split(self, words: list[str], size: int) -> tuple[list[str], list[str], int]:
+        """(rare words, common words, window) for ``config.lexical_budget``.
+
+        Words are rare, rarest first, while their document counts add up to at most the budget;
+        the rest are common. When not even the rarest fits, all are common and the window is the
+        budget. Nothing is looked up when every word matching every message would fit (small
+        indexes: LoCoMo's conversations never reach it).
+        """
+        budget = self.config.lexical_budget
+        if budget <= 0 or size * len(words) <= budget:
+            return words, [], 0
+        frequency = self._document_frequencies(words)
+        present = sorted((w for w in words if frequency.get(w, 0) > 0), key=lambda w: frequency[w])
+        if present and frequency[present[0]] > budget:
+            return [], present, budget
+        total = 0
+        for n, word in enumerate(present):
+            if total + frequency[word] > budget:
+                return present[:n], present[n:], 0
+            total += frequency[word]
+        return present, [], 0
+
+    def _document_frequencies(self, words: list[str]) -> dict[str, int]:
+        """Messages containing each word, as FTS5 tokenizes it (porter stems; a word that splits
+        into several tokens is a phrase, counted by its rarest token).
+
+        The words go through a scratch FTS5 table with the same tokenizer (private to this
+        connection, in its temp schema), and ``fts5vocab`` reads the counts off the index.
+        """
+        db = self._db
+        if not self._scratch:
+            db.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_query USING fts5(text, tokenize='porter unicode61')"
+            )
+            db.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_query_tokens USING "
+                "fts5vocab(temp, recall_query, instance)"
+            )
+            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_vocab USING fts5vocab(main, messages_fts, row)")
+            self._scratch = True
+        db.execute("DELETE FROM temp.recall_query")
+        db.executemany("INSERT INTO temp.recall_query(rowid, text) VALUES (?, ?)", list(enumerate(words)))
+        tokens = db.execute("SELECT DISTINCT term, doc FROM temp.recall_query_tokens").fetchall()
+        stems = sorted({t for t, _ in tokens})
+        marks = ", ".join("?" * len(stems))
+        counts = dict(db.execute(f"SELECT term, doc FROM temp.recall_vocab WHERE term IN ({marks})", stems).fetchall())
+        frequency: dict[str, int] = {}
+        for term, row in tokens:
+            word = words[int(row)]
+            frequency[word] = min(frequency.get(word, 1 << 62), int(counts.get(term, 0)))
+        return frequency
 
     def _rows_by_seq(self, seqs: list[int]) -> list[tuple[Any, ...]]:
         marks = ", ".join("?" * len(seqs))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pi_memory.recall.fusion import SearchConfig
 
-__all__ = ["STOPWORDS", "content_terms", "dense_query", "fts_query", "terms"]
+__all__ = ["MAX_QUERY_TERMS", "STOPWORDS", "content_terms", "dense_query", "fts_match", "fts_query", "terms"]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -204,13 +204,20 @@ def content_terms(text: str, drop_stopwords: bool = True) -> list[str]:
     return kept or words
 
 
-def fts_query(text: str, drop_stopwords: bool = True) -> str | None:
-    """An FTS5 MATCH expression that ORs the query's content terms (each quoted, so no term can be
-    read as an operator or column filter). ``None`` when nothing searchable is left."""
-    words = content_terms(text, drop_stopwords)
+MAX_QUERY_TERMS = 64
+
+
+def fts_match(words: list[str]) -> str | None:
+    """An FTS5 MATCH expression that ORs ``words`` (each quoted, so no term can be read as an
+    operator or column filter). ``None`` for no words."""
     if not words:
         return None
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:64])
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:MAX_QUERY_TERMS])
+
+
+def fts_query(text: str, drop_stopwords: bool = True) -> str | None:
+    """:func:`fts_match` of the query's content terms; ``None`` when nothing searchable is left."""
+    return fts_match(content_terms(text, drop_stopwords))
 
 
 def dense_query(text: str, config: SearchConfig) -> str:
