@@ -302,6 +302,21 @@ def test_a_newer_schema_is_never_written_to(fresh_db: str) -> None:
     assert migrated.returncode == 1 and "newer than this pi-memory supports" in migrated.stderr
 
 
+def test_db_backups_lists_and_prints_drift_backups(postgres_dsn: str) -> None:
+    namespace = fresh_namespace()
+    drifted = "one\n§\n\n§\ntwo"
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute("INSERT INTO pi_memory_files VALUES (%s, 'memory', %s)", (namespace, drifted))
+    location = MemoryStore(backend=PostgresBackend(postgres_dsn, namespace)).add("memory", "x")["driftBackup"]
+    listed = json.loads(db("backups", "--namespace", namespace, "--json", "--dsn", postgres_dsn).stdout)
+    assert [b["location"] for b in listed["backups"]] == [location]
+    shown = db("backups", location, "--dsn", postgres_dsn)
+    assert shown.returncode == 0 and shown.stdout == drifted + "\n"
+    missing = db("backups", f"postgres:{namespace}/MEMORY.md.bak.1", "--dsn", postgres_dsn)
+    assert missing.returncode == 1 and "no backup" in missing.stderr
+    assert "no backups" in db("backups", "--namespace", fresh_namespace(), "--dsn", postgres_dsn).stdout
+
+
 def test_db_commands_fail_clearly_without_a_reachable_database(tmp_path: Path) -> None:
     env = {"HOME": str(tmp_path), "PI_AGENT_HOME": str(tmp_path / "agent"), "PI_MEMORY_DSN": ""}
     missing = db("status", env=env)

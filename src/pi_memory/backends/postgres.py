@@ -285,7 +285,8 @@ class PostgresBackend:
         return f"{LOCATION_PREFIX}{self.namespace}/{name}"
 
     def list_backups(self, target: str | None = None) -> list[BackupInfo]:
-        """This namespace's drift backups, oldest first."""
+        """This namespace's drift backups, oldest first (:class:`PostgresUnavailable` if unreachable)."""
+        self._ensure_ready()
         query = "SELECT name, target, created_at, length(content) FROM pi_memory_backups WHERE namespace = %s"
         params: list[Any] = [self.namespace]
         if target is not None:
@@ -297,6 +298,7 @@ class PostgresBackend:
 
     def read_backup(self, location: str) -> str | None:
         """The text a backup holds (``location`` as reported, or just its name); ``None`` if unknown."""
+        self._ensure_ready()
         prefix = f"{LOCATION_PREFIX}{self.namespace}/"
         name = location[len(prefix):] if location.startswith(prefix) else location
         with self._connection(self.connect_timeout) as conn:

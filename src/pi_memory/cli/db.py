@@ -148,3 +148,51 @@ def status(dsn: DsnOption = None, as_json: JsonOption = False) -> None:
         out.print(table)
     else:
         out.print(Text("no memory stored yet"))
+
+
+@app.command()
+def backups(
+    show: Annotated[str | None, typer.Argument(metavar="[LOCATION]", help="Print this backup's text "
+                                               "(postgres:<namespace>/MEMORY.md.bak.<ts>, or just its name).",
+                                               show_default=False)] = None,
+    namespace: Annotated[str, typer.Option("--namespace", help="Memory namespace.")] = "default",
+    dsn: DsnOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List a namespace's drift backups, or print one (a refused write names it in driftBackup)."""
+    from pi_memory.backends.postgres import PostgresBackend, PostgresUnavailable
+
+    if show is not None and show.startswith("postgres:") and "/" in show:
+        namespace = show[len("postgres:"):].rsplit("/", 1)[0]
+    url = _dsn(dsn, as_json)
+    _connect(url, as_json).close()  # a clear message if the server is down
+    backend = PostgresBackend(url, namespace, pool_size=1, auto_migrate=False)
+    try:
+        if show is not None:
+            text = backend.read_backup(show)
+            if text is None:
+                _exit(as_json, 1, f"no backup {show!r} in namespace {namespace!r}; list them with "
+                      f"`pi-memory db backups --namespace {namespace}`")
+            if as_json:
+                typer.echo(json.dumps({"success": True, "location": backend.backup_location(
+                    show.rsplit("/", 1)[-1]), "text": text}, ensure_ascii=False, indent=2))
+            else:
+                typer.echo(text)
+            return
+        found = backend.list_backups()
+    except PostgresUnavailable as exc:
+        _exit(as_json, 1, str(exc))
+    finally:
+        backend.close()
+    if as_json:
+        rows = [{"location": b.location, "target": b.target, "createdAt": b.created_at.isoformat(), "chars": b.chars}
+                for b in found]
+        typer.echo(json.dumps({"success": True, "namespace": namespace, "backups": rows}, indent=2))
+        return
+    if not found:
+        out.print(Text(f"no backups in namespace {namespace!r}"), soft_wrap=True)
+        return
+    table = Table("backup", "created", "chars", show_edge=False)
+    for backup in found:
+        table.add_row(backup.location, backup.created_at.isoformat(" ", "seconds"), f"{backup.chars:,}")
+    out.print(table)
