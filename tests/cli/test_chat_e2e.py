@@ -145,7 +145,7 @@ def test_openai_sdk_end_to_end(setup: dict[str, Any], server: Any) -> None:
     assert proc.stdout == "It is sunny in Paris.\n"
     first, second = (r.body for r in server.requests)
     assert first["stream"] is True and first["model"] == "gpt-loop"
-    assert [t["function"]["name"] for t in first["tools"]][0] == "get_weather"
+    assert next(t["function"]["name"] for t in first["tools"]) == "get_weather"
     assert first["messages"][-1] == {"role": "user", "content": "Weather in Paris?"} or \
         first["messages"][-1]["content"] == [{"type": "text", "text": "Weather in Paris?"}]
     tool_message = second["messages"][-1]
@@ -162,7 +162,7 @@ def test_anthropic_sdk_end_to_end(setup: dict[str, Any], server: Any) -> None:
     assert proc.stdout == "It is sunny in Paris.\n"
     first, second = (r.body for r in server.requests)
     assert server.requests[0].path == "/v1/messages" and first["stream"] is True
-    assert [t["name"] for t in first["tools"]][0] == "get_weather"
+    assert next(t["name"] for t in first["tools"]) == "get_weather"
     result = second["messages"][-1]["content"][0]
     assert result["type"] == "tool_result" and result["tool_use_id"] == "toolu_01"
     check_session(setup["session"], "loop-an")

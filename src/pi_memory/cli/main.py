@@ -257,15 +257,15 @@ def remove(
 @app.command()
 def demo(
     ctx: typer.Context,
-    dir: DirOption = None,
-    memory_limit: MemoryLimitOption = None,
-    user_limit: UserLimitOption = None,
+    dir: Annotated[
+        Path | None,
+        typer.Option("--dir", help="An empty directory to use as the demo's agent home (default: a new temp dir)."),
+    ] = None,
 ) -> None:
-    """Run a short scripted session through the four tools (offline, no API key)."""
+    """Run the whole product offline: two scripted sessions through the real host, recall and decay."""
     from pi_memory.cli.demo import run_demo
 
-    settings = _settings(ctx, dir, False, memory_limit, user_limit)
-    raise typer.Exit(run_demo(out, err, settings.dir, settings.memory_limit, settings.user_limit))
+    raise typer.Exit(run_demo(out, err, dir))
 
 
 from pi_memory.cli.chat import chat  # noqa: E402  (the chat command lives in its own module)
