@@ -202,7 +202,7 @@ async def _demo(out: Console, home: Path) -> None:
 
     out.rule("Session 2: a new session starts with the frozen memory block")
     second = await _session(out, provider, (SECOND_SESSION,), project)
-    system_prompt = provider.requests[-1].system_prompt
+    system_prompt = provider.requests[-1].system_prompt or ""
     block_start = system_prompt.find("═")
     out.print(Text("The system prompt this session sent (memory part), byte-identical for the whole session:"))
     out.print(Panel(Text(system_prompt[block_start:] if block_start >= 0 else system_prompt), expand=False))
