@@ -198,3 +198,6 @@ def test_bad_settings_exit_2_with_the_key_to_fix(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "pi-memory.dsn" in proc.stderr
+    both = subprocess.run([*SERVER_CMD, "--dir", str(tmp_path), "--dsn", "postgresql://x@h/db"], input="",
+                          capture_output=True, text=True, timeout=60, env=server_env(tmp_path))
+    assert both.returncode == 2 and "not both" in both.stderr
