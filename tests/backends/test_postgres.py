@@ -23,7 +23,7 @@ from pi_memory.backends import SettingsError, open_store
 from pi_memory.backends.postgres import PostgresBackend, advisory_lock, describe_dsn
 from pi_memory.backends.schema import LATEST_VERSION, schema_status
 from pi_memory.memory import MemoryStore
-from pi_memory.memory.backend import BackendBusy
+from pi_memory.memory.backend import BackendBusy, RawText
 
 pytestmark = pytest.mark.postgres
 
@@ -37,6 +37,12 @@ def stored(dsn: str, namespace: str, target: str = "memory") -> str | None:
             "SELECT content FROM pi_memory_files WHERE namespace = %s AND target = %s", (namespace, target)
         ).fetchone()
     return None if row is None else row[0]
+
+
+def backup_names(dsn: str, namespace: str) -> list[str]:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        rows = conn.execute("SELECT name FROM pi_memory_backups WHERE namespace = %s", (namespace,)).fetchall()
+    return [row[0] for row in rows]
 
 
 @pytest.fixture
@@ -94,6 +100,7 @@ def test_a_connection_killed_mid_transaction_leaves_the_row_unchanged(postgres_d
     store = MemoryStore(backend=backend)
     assert store.add("memory", "before")["success"]
     with pytest.raises(BackendBusy, match="connection lost"), backend.transaction("memory", 5) as txn:
+        txn.backup(RawText("uncommitted backup row", True))  # executed on the server, not committed
         txn.write("half-written")
         with psycopg.connect(postgres_dsn, autocommit=True) as killer:
             killed = killer.execute(
@@ -102,6 +109,7 @@ def test_a_connection_killed_mid_transaction_leaves_the_row_unchanged(postgres_d
             ).fetchall()
         assert killed == [(True,)]
     assert stored(postgres_dsn, namespace) == "before"
+    assert backup_names(postgres_dsn, namespace) == []
     assert store.add("memory", "after")["entries"] == ["before", "after"]  # the pool replaced the dead connection
     backend.close()
 
@@ -109,8 +117,10 @@ def test_a_connection_killed_mid_transaction_leaves_the_row_unchanged(postgres_d
 HOLDER = """
 import sys, time
 from pi_memory.backends.postgres import PostgresBackend
+from pi_memory.memory.backend import RawText
 backend = PostgresBackend(sys.argv[1], sys.argv[2])
 with backend.transaction("memory", 5) as txn:
+    txn.backup(RawText("backup by a process about to be killed", True))  # on the server, uncommitted
     txn.write("written by a process about to be killed")
     print("holding", flush=True)
     time.sleep(60)
@@ -132,6 +142,7 @@ def test_a_writer_killed_while_holding_the_lock_changes_nothing_and_frees_the_ro
     assert result["entries"] == ["survivor", "next"], result
     assert time.monotonic() - started < 10
     assert "about to be killed" not in (stored(postgres_dsn, namespace) or "")
+    assert backup_names(postgres_dsn, namespace) == []
 
 
 def test_threads_of_one_process_share_one_connection_per_target(postgres_dsn: str) -> None:
