@@ -63,7 +63,7 @@ def mcp(
                                                    show_default=False)] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log requests and details to stderr.")] = False,
 ) -> None:
-    """Serve MEMORY.md / USER.md to MCP clients: four tools, two resources, one prompt."""
+    """Serve MEMORY.md / USER.md to MCP clients: memory and recall tools, two resources, one prompt."""
     import anyio
 
     from pi_memory.backends import SettingsError, open_store
