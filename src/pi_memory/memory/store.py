@@ -277,9 +277,10 @@ class MemoryStore:
                 txn.write(serialize_entries(outcome))
                 with self._state:
                     self._entries[target] = outcome
-        except BackendBusy:
+        except BackendBusy as exc:
+            # The backend says why (a lock held elsewhere, a lost connection); either way nothing was written.
             return _fail(
-                f"{label} is busy: another writer holds its lock (waited {self.lock_timeout:g}s). "
+                f"{label} is busy ({exc or 'another writer holds its lock'}; waited up to {self.lock_timeout:g}s). "
                 "Nothing was changed; retry in a moment.",
                 retryable=True,
             )
