@@ -9,7 +9,12 @@ Compared in the same run: FTS5 alone (BM25 over an OR of the question's words), 
 embedder alone, their plain reciprocal-rank fusion, and our default; then an ablation that adds
 one change at a time so the JSON says what each change bought.
 
-    .venv/bin/python bench/locomo_recall.py [--data DIR] [--out bench/results/locomo_recall.json]
+At scale (``--distractors N``, default 100,000): each conversation is also searched inside N
+distractor messages drawn from the LoCoMo word distribution (``bench/recall_bench.py``'s realistic
+corpus), with the default's lexical budget and without it — what capping BM25's work costs in
+recall where the cap actually applies (a lone conversation is far below it).
+
+    .venv/bin/python bench/locomo_recall.py [--data DIR] [--distractors N] [--out bench/results/locomo_recall.json]
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -125,6 +132,45 @@ def evaluate(index: SQLiteIndex, questions: list[dict[str, Any]], config: Search
     return rows
 
 
+def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
+    """Default with and without the lexical budget, each conversation inside ``size`` distractors."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from recall_bench import messages
+
+    base = tmp / "distractors.db"
+    with SQLiteIndex(base) as index:
+        data = messages(size)
+        for start in range(0, len(data), 1024):
+            index.add(data[start : start + 1024])
+    variants = {
+        f"default (lexical budget {BASE.lexical_budget:,})": BASE,
+        "default without a lexical budget": replace(BASE, lexical_budget=0),
+        "static alone": STATIC,
+    }
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in variants}
+    millis: dict[str, list[float]] = {name: [] for name in variants}
+    for path in files:
+        conv = json.loads(path.read_text(encoding="utf-8"))
+        target = tmp / f"scale-{path.stem}.db"
+        shutil.copy(base, target)
+        with SQLiteIndex(target) as index:
+            index.add(conversation_records(conv, path.stem))
+            for name, config in variants.items():
+                started = time.perf_counter()
+                found = evaluate(index, conv["qa"], config)
+                millis[name].append((time.perf_counter() - started) * 1000 / max(len(found), 1))
+                rows[name] += found
+        target.unlink()
+    return {
+        "distractors": size,
+        "note": "distractors: recall_bench.py's corpus (LoCoMo word distribution + Zipf tail), same index",
+        "methods": {
+            name: {**summarise(rows[name])["all"], "ms_per_query": round(statistics.mean(millis[name]), 1)}
+            for name in variants
+        },
+    }
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     def mean(subset: list[dict[str, Any]]) -> dict[str, float]:
         return {f"r@{k}": round(100 * sum(r[f"r@{k}"] for r in subset) / max(len(subset), 1), 1) for k in KS}
@@ -141,6 +187,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "locomo_recall.json")
+    parser.add_argument("--distractors", type=int, default=100_000, help="0 skips the at-scale run")
     args = parser.parse_args()
 
     files = sorted(args.data.glob("*.json"))
@@ -157,6 +204,7 @@ def main() -> None:
                 index.add(conversation_records(conv, path.stem))
                 for key, config in configs.items():
                     rows[key] += evaluate(index, conv["qa"], config)
+        scale = at_scale(files, args.distractors, Path(tmp)) if args.distractors else None
     result: dict[str, Any] = {
         "benchmark": "LoCoMo turn-level evidence recall (share of a question's evidence dia_ids in the top k)",
         "conversations": [p.name for p in files],
@@ -166,13 +214,14 @@ def main() -> None:
         "ablation": [
             {"step": name, **summarise(rows[f"ablation:{name}"])["all"]} for name, _ in ABLATION + ABLATION_SINGLE
         ],
+        "at_scale": scale,
         "default_config": asdict(BASE),
         "seconds": round(time.time() - started, 1),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     table = {name: result["methods"][name]["all"] for name in METHODS}
-    print(json.dumps({"methods (all questions)": table, "ablation": result["ablation"]}, indent=1))
+    print(json.dumps({"methods (all questions)": table, "ablation": result["ablation"], "at_scale": scale}, indent=1))
 
 
 if __name__ == "__main__":
