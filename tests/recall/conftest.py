@@ -9,6 +9,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
+import os
+import socket
+import subprocess
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +25,9 @@ from pi_memory.recall.embedders import normalize_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
-BACKENDS = ["sqlite", "postgres"]
+BACKENDS = ["sqlite", "postgres", "chroma"]
+CHROMA_BIN = os.environ.get("PI_MEMORY_CHROMA_BIN", "/tmp/pi-memory-chroma-venv/bin/chroma")
+"""``chroma run`` from the venv scripts/test.sh makes (chromadb's server does not share our venv)."""
 
 
 class HashEmbedder:
@@ -58,6 +64,32 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.cleanup()
 
 
+@pytest.fixture(scope="session")
+def chroma_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Chroma server on loopback, started once per test worker."""
+    if not Path(CHROMA_BIN).exists():
+        pytest.skip(f"no Chroma server at {CHROMA_BIN} (scripts/test.sh installs it)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    data = tmp_path_factory.mktemp("chroma")
+    log = (data / "server.log").open("w")
+    server = subprocess.Popen([CHROMA_BIN, "run", "--path", str(data / "db"), "--host", "127.0.0.1", "--port",
+                               str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+            assert server.poll() is None and time.monotonic() < deadline, (data / "server.log").read_text()
+            time.sleep(0.1)
+        yield f"chroma://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(10)
+        log.close()
+
+
 _tables = itertools.count()
 
 
@@ -71,6 +103,12 @@ def make_index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Calla
     def make(embedder: Any = None, name: str = "a") -> Any:
         if request.param == "sqlite":
             index: Any = SQLiteIndex(tmp_path / f"{name}.db", embedder=embedder)
+        elif request.param == "chroma":
+            from pi_memory.recall.chroma_index import ChromaIndex
+
+            collection = tables.setdefault(name, f"c{next(_tables)}-{abs(hash(request.node.nodeid)) % 10**8}")
+            index = ChromaIndex(f"{request.getfixturevalue('chroma_url')}/{collection}", embedder=embedder,
+                                local_path=tmp_path / f"{name}.db")
         else:
             from pi_memory.recall.postgres_index import PostgresIndex
 

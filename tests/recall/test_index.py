@@ -111,4 +111,6 @@ def test_info(make_index: Any) -> None:
     info = index.info()
     assert info["count"] == len(CORPUS)
     assert info["embedder"] == "minilm-static-256" and info["dimension"] == 256
-    assert info["backend"] in ("sqlite", "postgres") and info["size_bytes"] > 0
+    assert info["backend"] in ("sqlite", "postgres", "chroma") and info["size_bytes"] > 0
+    if info["backend"] == "chroma":  # the vectors are on the server, everything else in the local file
+        assert info["remote_count"] == len(CORPUS) and info["local_file"].endswith(".db")

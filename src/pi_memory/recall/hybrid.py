@@ -163,8 +163,13 @@ def rank(
     top_k: int,
     config: SearchConfig,
     allowed: npt.NDArray[np.bool_] | None = None,
+    dense_positions: IntArray | None = None,
 ) -> list[Ranked]:
-    """Fuse dense scores over the whole cache with lexical scores (position → BM25, higher better)."""
+    """Fuse dense scores over the whole cache with lexical scores (position → BM25, higher better).
+
+    ``dense_positions`` restricts the dense half's candidates (an external ANN index proposed
+    them); they are still scored exactly, with smoothing, from the cached vectors.
+    """
     if not len(cache) or top_k <= 0:
         return []
     cosine = cache.scores(query_vector)
@@ -178,7 +183,13 @@ def rank(
     lexical_top = {int(positions[i]): float(smoothed[i]) for i in best_lexical}
     dense_top = {}
     if config.fusion != "lexical":
-        dense_top = _top(cache.smooth(cosine, config.neighbour_dense), allowed, config.candidates)
+        dense_allowed = allowed
+        if dense_positions is not None:
+            dense_allowed = np.zeros(len(cache), dtype=bool)
+            dense_allowed[dense_positions[dense_positions >= 0]] = True
+            if allowed is not None:
+                dense_allowed &= allowed
+        dense_top = _top(cache.smooth(cosine, config.neighbour_dense), dense_allowed, config.candidates)
     fused = fuse(lexical_top, dense_top, config)
     best = sorted(fused, key=lambda p: (-fused[p], p))[:top_k]
     return [Ranked(p, fused[p], max(0.0, min(1.0, float(cosine[p])))) for p in best]

@@ -2,7 +2,8 @@
 
 * a path (or ``sqlite:///path``) → :class:`~pi_memory.recall.sqlite_index.SQLiteIndex`
 * ``postgresql://…`` / ``postgres://…`` → PostgreSQL + pgvector (``pip install 'pi-memory[postgres]'``)
-* ``chroma://host:port`` → not available yet (see docs/recall.md); refused with a clear error
+* ``chroma://host:port[/collection]`` → a Chroma server for the vectors, the rest in a local SQLite file
+  (``pip install 'pi-memory[chroma]'``)
 
 Backends are imported lazily so the default needs nothing beyond numpy and tokenizers.
 """
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from pi_memory.recall.embedders import Embedder
 from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.types import RecallError, RecallIndex
+from pi_memory.recall.types import RecallIndex
 from pi_memory.session.paths import get_agent_dir
 
 __all__ = ["ENV_RECALL_URL", "default_index_path", "open_index"]
@@ -48,10 +49,9 @@ def open_index(
 
         return PostgresIndex(target, embedder=embedder, config=config)
     if target.startswith("chroma://"):
-        raise RecallError(
-            "the Chroma backend is not available in this version (see docs/recall.md, 'Backends'); "
-            "use a SQLite path or a postgresql:// URL"
-        )
+        from pi_memory.recall.chroma_index import ChromaIndex
+
+        return ChromaIndex(target, embedder=embedder, config=config)
     if target.startswith("sqlite:///"):
         target = target[len("sqlite://") :]
     from pi_memory.recall.sqlite_index import SQLiteIndex

@@ -180,17 +180,24 @@ class SQLiteIndex:
     # ------------------------------------------------------------------ writing
 
     def add(self, records: Iterable[Mapping[str, Any]]) -> int:
-        batch = [normalize_record(r) for r in records]
-        if not batch:
-            return 0
-        unique = list({r["id"]: r for r in batch}.values())
-        with self._lock:
-            existing = self._existing_texts([r["id"] for r in unique])
-        todo = [r for r in unique if existing.get(r["id"]) != (r["text"], r["role"], r["session_id"])]
+        todo = self._pending(records)
         if not todo:
             return 0
         # Embedding (the slow part) holds no lock, so searches on other threads go on meanwhile.
         vectors = self.embedder.embed([r["text"] for r in todo]).astype(np.float16)
+        self._store(todo, vectors)
+        return len(todo)
+
+    def _pending(self, records: Iterable[Mapping[str, Any]]) -> list[Record]:
+        """The records that are new or changed (by text, role or session), last one per id."""
+        unique = list({r["id"]: r for r in (normalize_record(r) for r in records)}.values())
+        if not unique:
+            return []
+        with self._lock:
+            existing = self._existing_texts([r["id"] for r in unique])
+        return [r for r in unique if existing.get(r["id"]) != (r["text"], r["role"], r["session_id"])]
+
+    def _store(self, todo: list[Record], vectors: npt.NDArray[np.float16]) -> None:
         with self._lock, self._write() as db:
             self._check_space(db, claim=True)
             # Another thread or process may have written some of these ids since the look above.
@@ -200,7 +207,6 @@ class SQLiteIndex:
                 changed |= self._upsert(db, record, vector.tobytes(), record["id"] in existing)
             if changed:
                 self._bump_generation(db)
-        return len(todo)
 
     def _existing_texts(self, ids: list[str]) -> dict[str, tuple[str, str, str]]:
         found: dict[str, tuple[str, str, str]] = {}
@@ -306,12 +312,20 @@ class SQLiteIndex:
             allowed[positions[positions >= 0]] = True
         lexical = self._lexical(query, where, params, cache)
         vector = self.embedder.embed([dense_query(query, self.config)])[0]
-        ranked = rank(cache, vector, lexical, top_k, self.config, allowed)
+        ranked = rank(
+            cache, vector, lexical, top_k, self.config, allowed, self._dense_candidates(vector, filters, cache)
+        )
         if not ranked:
             return []
         seqs = [int(cache.seqs[r.position]) for r in ranked]
         rows = {row[0]: row for row in self._rows_by_seq(seqs)}
         return [_hit(rows[s], r.similarity, r.score) for s, r in zip(seqs, ranked, strict=True) if s in rows]
+
+    def _dense_candidates(
+        self, vector: npt.NDArray[np.float32], filters: Filters | None, cache: VectorCache
+    ) -> npt.NDArray[np.int64] | None:
+        """Positions the dense half may choose from (None: every message, searched exactly here)."""
+        return None
 
     def _lexical(self, query: str, where: str, params: list[Any], cache: VectorCache) -> dict[int, float]:
         """BM25 of the best ``3 · candidates`` messages (position → score).
