@@ -8,7 +8,17 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,chroma]'
+
+# The Chroma server for the recall index suite (chroma:// backend). chromadb (the server) pulls in
+# far more than our client needs, so it lives in its own venv; the tests start `chroma run` from it
+# on loopback. Idempotent: skipped when the binary is there.
+CHROMA_VENV=${PI_MEMORY_CHROMA_VENV:-/tmp/pi-memory-chroma-venv}
+if [ ! -x "$CHROMA_VENV/bin/chroma" ]; then
+  "$PY" -m venv "$CHROMA_VENV"
+  "$CHROMA_VENV/bin/python" -m pip install -q --disable-pip-version-check 'chromadb>=1.0'
+fi
+export PI_MEMORY_CHROMA_BIN="$CHROMA_VENV/bin/chroma"
 
 # The real Node peers (pi's SessionManager, proper-lockfile), pinned by the lock file.
 if command -v npm >/dev/null 2>&1; then
