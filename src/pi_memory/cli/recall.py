@@ -38,7 +38,8 @@ UrlOption = Annotated[
     str | None,
     typer.Option(
         "--index",
-        help="Index path or URL (postgresql://…). Default: $PI_MEMORY_RECALL_URL, else <agentDir>/recall.db.",
+        help="Index path or URL (postgresql://…, chroma://host:port). "
+        "Default: $PI_MEMORY_RECALL_URL, else <agentDir>/recall.db.",
         show_default=False,
     ),
 ]
