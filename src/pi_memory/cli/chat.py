@@ -153,10 +153,12 @@ def _session_manager(cwd: str, session: Path | None, continue_: bool, fork: Path
 
 
 async def _start(ui: UI, session: Path | None, continue_: bool, fork: Path | None, extensions: Sequence[str],
-                 model: str | None, trust: bool | None, max_turns: int) -> SessionRuntime:
+                 model: str | None, trust: bool | None, max_turns: int, no_extensions: bool = False) -> SessionRuntime:
     cwd = str(Path.cwd())
+    found = not no_extensions
     return await SessionRuntime.create(cwd=cwd, session_manager=_session_manager(cwd, session, continue_, fork),
-                                       extensions=extensions, model=model, ui=ui, trust=trust, max_turns=max_turns)
+                                       extensions=extensions, model=model, ui=ui, trust=trust, max_turns=max_turns,
+                                       use_entry_points=found, discover=found, settings_extensions=found)
 
 
 async def _print_mode(prompt: str, err: Console, **options: Any) -> int:
@@ -402,8 +404,11 @@ def chat(
     fork: Annotated[Path | None, typer.Option("--fork", help="Start from a copy of this session file.",
                                               dir_okay=False, show_default=False)] = None,
     extension: Annotated[list[str] | None, typer.Option(
-        "-e", "--extension", help="Load an extension: module:function, module, or path.py (repeatable).",
-        show_default=False)] = None,
+        "-e", "--extension", help="Load an extension: module:function, module, path.py, or entry:NAME for an "
+        "installed one (repeatable).", show_default=False)] = None,
+    no_extensions: Annotated[bool, typer.Option(
+        "--no-extensions", "-ne", help="Load only the -e extensions: no installed (memory, recall, decay), "
+        "settings-listed or auto-discovered ones.")] = False,
     model: Annotated[str | None, typer.Option("--model", help="provider/model-id, e.g. openai/gpt-4.1.",
                                               show_default=False)] = None,
     trust: Annotated[bool | None, typer.Option("--trust/--no-trust", help="Trust this folder's .pi/ (or not).",
@@ -418,7 +423,7 @@ def chat(
         raise typer.Exit(2)
     options: dict[str, Any] = {"session": session, "continue_": continue_, "fork": fork,
                                "extensions": list(extension or []), "model": model, "trust": trust,
-                               "max_turns": max_turns}
+                               "max_turns": max_turns, "no_extensions": no_extensions}
     try:
         if print_prompt is not None:
             code = asyncio.run(_print_mode(print_prompt, err, **options))

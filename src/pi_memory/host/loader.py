@@ -5,7 +5,9 @@ An extension is a callable ``extension(pi, config=None)`` (sync or async). Sourc
 
 1. ``-e`` on the command line: ``package.module:function``, ``package.module`` (its ``extension``),
    or a path to a ``.py`` file or a package directory (its ``extension``, else ``default``);
-2. installed packages: the entry-point group ``pi_memory.extensions``;
+2. installed packages: the entry-point group ``pi_memory.extensions``, each named
+   ``entry:<name>`` (``-entry:<name>`` in the global settings list disables one; ``-e
+   entry:<name>`` loads one explicitly, e.g. after ``--no-extensions``);
 3. the settings ``extensions`` list (strings or ``{"source", "config"}``; relative paths are
    relative to the settings file's directory; ``-source`` entries disable a source);
 4. auto-discovered ``*.py`` files and packages in ``<agent dir>/extensions/``.
@@ -24,7 +26,7 @@ import importlib.util
 import inspect
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -38,7 +40,9 @@ from .wrapper import _positional_capacity
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "ENTRY_PREFIX",
     "ExtensionSource",
+    "disabled_sources",
     "discover_dir",
     "entry_point_sources",
     "load_extensions",
@@ -46,6 +50,8 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "pi_memory.extensions"
+#: How an installed (entry-point) extension is named in ``-e`` and in the settings list.
+ENTRY_PREFIX = "entry:"
 _FACTORY_NAMES = ("extension", "default")
 
 
@@ -97,6 +103,8 @@ def resolve(source: ExtensionSource) -> tuple[str, Callable[..., Any]]:
     if source.factory is not None:
         return source.spec, source.factory
     spec = source.spec
+    if spec.startswith(ENTRY_PREFIX):
+        return _entry_point(spec[len(ENTRY_PREFIX):])
     if _is_path(spec):
         path = Path(os.path.expanduser(spec))
         if not path.is_absolute() and source.base_dir:
@@ -113,10 +121,24 @@ def resolve(source: ExtensionSource) -> tuple[str, Callable[..., Any]]:
     return spec, _factory_from_module(module, spec)
 
 
-def entry_point_sources() -> list[ExtensionSource]:
-    """Installed extensions (``[project.entry-points."pi_memory.extensions"]``), by name."""
+def entry_point_sources(disabled: Iterable[str] = ()) -> list[ExtensionSource]:
+    """Installed extensions (``[project.entry-points."pi_memory.extensions"]``), by name.
+
+    ``disabled`` holds specs to leave out; the ``entry:<name>`` ones name entry points."""
+    off = {d[len(ENTRY_PREFIX):] for d in disabled if d.startswith(ENTRY_PREFIX)}
     found = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
-    return [ExtensionSource(ep.value, "entry_point", factory=_lazy_entry_point(ep)) for ep in found]
+    return [ExtensionSource(ep.value, "entry_point", factory=_lazy_entry_point(ep)) for ep in found
+            if ep.name not in off]
+
+
+def _entry_point(name: str) -> tuple[str, Callable[..., Any]]:
+    """``-e entry:<name>``: the installed extension of that name (labelled by its value, so it
+    loads once even when the entry points are loaded too)."""
+    found = {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    if name not in found:
+        known = ", ".join(sorted(found)) or "none installed"
+        raise LookupError(f"No installed extension named {name!r} (entry points: {known})")
+    return found[name].value, _lazy_entry_point(found[name])
 
 
 def _lazy_entry_point(ep: importlib.metadata.EntryPoint) -> Callable[..., Any]:
@@ -128,28 +150,34 @@ def _lazy_entry_point(ep: importlib.metadata.EntryPoint) -> Callable[..., Any]:
     return factory
 
 
-def settings_sources(settings: Settings, scopes: Iterable[str]) -> list[ExtensionSource]:
-    """The ``extensions`` lists of the given settings layers, in the order of ``scopes``."""
-    out: list[ExtensionSource] = []
-    disabled: set[str] = set()
+def _settings_entries(settings: Settings, scopes: Iterable[str]) -> Iterator[tuple[str, str, Any, str]]:
+    """``(scope, spec, entry, base dir)`` for each usable entry of the layers' ``extensions`` lists."""
     layers = {layer.scope: layer for layer in settings.layers}
     for scope in scopes:
         layer = layers.get(scope)
-        if layer is None:
+        entries = layer.data.get("extensions") if layer is not None else None
+        if layer is None or not isinstance(entries, list):
             continue
-        entries = layer.data.get("extensions")
-        if not isinstance(entries, list):
-            continue
-        base = str(layer.path.parent)
         for entry in entries:
             spec = entry if isinstance(entry, str) else entry.get("source") if isinstance(entry, Mapping) else None
-            if not isinstance(spec, str) or not spec:
-                continue
-            if spec.startswith("-"):
-                disabled.add(spec[1:])
-                continue
-            config = entry.get("config") if isinstance(entry, Mapping) else None
-            out.append(ExtensionSource(spec.lstrip("+"), f"settings:{scope}", config, base))
+            if isinstance(spec, str) and spec:
+                yield scope, spec, entry, str(layer.path.parent)
+
+
+def disabled_sources(settings: Settings, scopes: Iterable[str]) -> set[str]:
+    """The specs that ``-spec`` entries of the given layers switch off (e.g. ``entry:recall``)."""
+    return {spec[1:] for _, spec, _, _ in _settings_entries(settings, scopes) if spec.startswith("-")}
+
+
+def settings_sources(settings: Settings, scopes: Iterable[str]) -> list[ExtensionSource]:
+    """The ``extensions`` lists of the given settings layers, in the order of ``scopes``."""
+    scopes = list(scopes)
+    disabled = disabled_sources(settings, scopes)
+    out = [
+        ExtensionSource(spec.lstrip("+"), f"settings:{scope}",
+                        entry.get("config") if isinstance(entry, Mapping) else None, base)
+        for scope, spec, entry, base in _settings_entries(settings, scopes) if not spec.startswith("-")
+    ]
     return [s for s in out if s.spec not in disabled]
 
 

@@ -37,7 +37,14 @@ from .agent import AgentRun, LoopConfig, now_ms, run_agent_loop
 from .api import EventBus, ExtensionAPI
 from .compaction import CompactionError, CompactionSettings, calculate_context_tokens, prepare_compaction
 from .context import UI, ContextUsage, ExtensionCommandContext, ExtensionContext, HeadlessUI, SwitchResult
-from .loader import ExtensionSource, discover_dir, entry_point_sources, load_extensions, settings_sources
+from .loader import (
+    ExtensionSource,
+    disabled_sources,
+    discover_dir,
+    entry_point_sources,
+    load_extensions,
+    settings_sources,
+)
 from .paths import agent_dir, project_config_dir
 from .runner import ExtensionRunner
 from .settings import Settings, load_settings
@@ -101,8 +108,8 @@ class SessionRuntime:
     def __init__(self, *, cwd: str, session_manager: SessionManager, registry: ModelRegistry, ui: UI,
                  settings: Settings, cli_sources: Sequence[ExtensionSource], provider: Provider | None,
                  system_prompt: str | None, max_turns: int, use_entry_points: bool, discover: bool,
-                 trust_store: ProjectTrustStore | None, stream_options: Callable[[AbortSignal | None], StreamOptions]
-                 | None) -> None:
+                 settings_extensions: bool, trust_store: ProjectTrustStore | None,
+                 stream_options: Callable[[AbortSignal | None], StreamOptions] | None) -> None:
         self.cwd = cwd
         self.session_manager = session_manager
         self.model_registry = registry
@@ -119,6 +126,7 @@ class SessionRuntime:
         self._system_prompt = system_prompt
         self._use_entry_points = use_entry_points
         self._discover = discover
+        self._settings_extensions = settings_extensions
         self._trust_store = trust_store
         self._stream_options = stream_options
         self._listeners: list[Listener] = []
@@ -154,6 +162,7 @@ class SessionRuntime:
         max_turns: int = 50,
         use_entry_points: bool = True,
         discover: bool = True,
+        settings_extensions: bool = True,
         trust_store: ProjectTrustStore | None = None,
         stream_options: Callable[[AbortSignal | None], StreamOptions] | None = None,
     ) -> SessionRuntime:
@@ -162,7 +171,9 @@ class SessionRuntime:
         ``extensions`` are ``-e`` sources; ``factories`` are in-process ``extension(pi, config)``
         callables; ``tools`` are registered as if by an extension. ``provider`` answers every model
         call (tests, the scripted provider); without it the registry's provider for the model's API
-        is used.
+        is used. ``use_entry_points``, ``discover`` and ``settings_extensions`` switch off the
+        installed, auto-discovered and settings-listed extensions (all three off is pi's
+        ``--no-extensions``: only ``extensions``/``factories``/``tools`` load).
         """
         cwd = os.path.abspath(cwd or (session_manager.get_cwd() if session_manager else os.getcwd()))
         sm = session_manager if session_manager is not None else SessionManager.create(cwd)
@@ -178,7 +189,8 @@ class SessionRuntime:
         runtime = cls(cwd=cwd, session_manager=sm, registry=registry or ModelRegistry(settings.merged),
                       ui=ui or HeadlessUI(), settings=settings, cli_sources=sources, provider=provider,
                       system_prompt=system_prompt, max_turns=max_turns, use_entry_points=use_entry_points,
-                      discover=discover, trust_store=trust_store, stream_options=stream_options)
+                      discover=discover, settings_extensions=settings_extensions, trust_store=trust_store,
+                      stream_options=stream_options)
         own_registry = registry is None
         await runtime._build_runtime(trust_override=trust, first=True)
         if own_registry:
@@ -217,8 +229,9 @@ class SessionRuntime:
         untrusted = load_settings(self.cwd, project_trusted=False)
         sources = list(self._cli_sources)
         if self._use_entry_points:
-            sources += entry_point_sources()
-        sources += settings_sources(untrusted, ["config", "global"])
+            sources += entry_point_sources(disabled_sources(untrusted, ["config", "global"]))
+        if self._settings_extensions:
+            sources += settings_sources(untrusted, ["config", "global"])
         if self._discover:
             sources += discover_dir(agent_dir() / "extensions", "discovered:global")
         apis = await load_extensions(sources, runner, self.events, seen)
@@ -233,7 +246,7 @@ class SessionRuntime:
         for warning in self.settings.warnings:
             self.ui.notify(warning, "warning")
         if self.project_trusted:
-            project = settings_sources(self.settings, ["project"])
+            project = settings_sources(self.settings, ["project"]) if self._settings_extensions else []
             if self._discover:
                 project += discover_dir(project_config_dir(self.cwd) / "extensions", "discovered:project")
             for api in await load_extensions(project, runner, self.events, seen):
