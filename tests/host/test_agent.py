@@ -3,6 +3,7 @@ validation, errors, abort, turn limit, steering, persistence."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -191,12 +192,14 @@ def test_memory_tools_tool_results_and_on_update(tmp_path: Path) -> None:
 
 
 def test_steering_skips_remaining_calls_and_follow_up_continues(tmp_path: Path) -> None:
+    """Skipping needs one-at-a-time execution: a tool with pi's ``executionMode: "sequential"``."""
     def steer(pi: Any) -> None:
         def interrupt(args: Any) -> str:
             pi.send_message({"customType": "note", "content": "user changed their mind", "display": True},
                             deliver_as="steer")
             return "interrupted"
-        pi.register_tool({"name": "first", "description": "", "parameters": {}, "execute": interrupt})
+        pi.register_tool({"name": "first", "description": "", "parameters": {}, "execute": interrupt,
+                          "executionMode": "sequential"})
         pi.register_tool({"name": "second", "description": "", "parameters": {}, "execute": lambda a: "ran"})
 
         def follow(event: Any, ctx: Any) -> None:
@@ -283,3 +286,70 @@ def test_session_context_is_what_the_model_sees_after_resume(tmp_path: Path) -> 
                                                                       "second question"]
 
     run(go())
+
+
+def test_parallel_calls_run_concurrently_and_finish_in_call_order(tmp_path: Path) -> None:
+    """pi's default "parallel" mode. ``slow`` waits for ``fast`` to have run, so a one-at-a-time
+    loop would never finish; ``tool_execution_end`` and the results still follow the call order,
+    and an unknown tool in between gets its error in place."""
+    def tools(pi: Any) -> None:
+        fast_done = asyncio.Event()
+
+        async def slow(call_id: str, params: Any, *rest: Any) -> str:
+            await asyncio.wait_for(fast_done.wait(), 30)
+            return "slow done"
+
+        async def fast(call_id: str, params: Any, *rest: Any) -> str:
+            fast_done.set()
+            return "fast done"
+        pi.register_tool({"name": "slow", "description": "", "parameters": {}, "execute": slow})
+        pi.register_tool({"name": "fast", "description": "", "parameters": {}, "execute": fast})
+
+    async def go() -> None:
+        batch = {"tool_calls": [{"name": "slow"}, {"name": "nope"}, {"name": "fast"}]}
+        rt, provider, events = await make_runtime(tmp_path, [batch, "both done"], tools)
+        await rt.prompt("go")
+        lifecycle = [(e.type, e.toolName) for e in events if e.type.startswith("tool_execution_")]
+        assert lifecycle == [("tool_execution_start", "slow"), ("tool_execution_start", "nope"),
+                             ("tool_execution_end", "nope"), ("tool_execution_start", "fast"),
+                             ("tool_execution_end", "slow"), ("tool_execution_end", "fast")]
+        results = [e["message"] for e in rt.session_manager.get_entries()
+                   if e["type"] == "message" and e["message"]["role"] == "toolResult"]
+        assert [(m["toolName"], texts(m), m["isError"]) for m in results] == [
+            ("slow", "slow done", False), ("nope", "Tool nope not found", True), ("fast", "fast done", False)]
+        assert [m.get("toolCallId") for m in provider.requests[1].messages[-3:]] == ["call_1_1", "call_1_2", "call_1_3"]
+
+    run(go())
+
+
+def test_steering_in_parallel_mode_waits_for_the_batch(tmp_path: Path) -> None:
+    def steer(pi: Any) -> None:
+        def interrupt(args: Any) -> str:
+            pi.send_message({"customType": "note", "content": "user changed their mind", "display": True},
+                            deliver_as="steer")
+            return "interrupted"
+        pi.register_tool({"name": "first", "description": "", "parameters": {}, "execute": interrupt})
+        pi.register_tool({"name": "second", "description": "", "parameters": {}, "execute": lambda a: "ran"})
+
+    async def go() -> None:
+        rt, provider, _ = await make_runtime(tmp_path, [{"tool_calls": [{"name": "first"}, {"name": "second"}]},
+                                                        "ok"], steer)
+        await rt.prompt("go")
+        entries = rt.session_manager.get_entries()
+        assert kinds(entries)[1:] == ["message:user", "message:assistant", "message:toolResult", "message:toolResult",
+                                      "custom_message", "message:assistant"]
+        assert [texts(e["message"]) for e in entries[3:5]] == ["interrupted", "ran"]
+        assert provider.requests[1].messages[-1]["content"] == "user changed their mind"
+
+    run(go())
+
+
+def test_execution_mode_is_checked() -> None:
+    import pytest
+
+    from pi_memory.host.wrapper import adapt_tool
+    assert adapt_tool({"name": "t", "execute": lambda a: "x"}).execution_mode == "parallel"
+    assert adapt_tool({"name": "t", "execute": lambda a: "x", "executionMode": "sequential"}).execution_mode \
+        == "sequential"
+    with pytest.raises(ValueError, match="'executionMode' must be"):
+        adapt_tool({"name": "t", "execute": lambda a: "x", "executionMode": "serial"})

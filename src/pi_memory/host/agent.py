@@ -7,8 +7,13 @@ is what the model reads next, as after a reload. Every message passes through ``
 the provider or a tool does: provider failures are assistant messages with ``stopReason``
 "error"/"aborted", tool failures are ``isError`` results.
 
-Tool calls of one assistant message run one after another, in order (pi runs them in parallel
-and orders the results; sequential execution keeps handler and session order trivially equal).
+Tool calls of one assistant message run as in pi's default "parallel" mode: each call is prepared
+in order (``tool_execution_start``, argument validation, ``tool_call`` handlers), then the
+prepared calls execute concurrently; ``tool_execution_end`` and the result messages follow in
+the order of the calls, so the session reads the same whatever finished first. A batch runs one
+call after another instead when ``LoopConfig.tool_execution`` is "sequential" or any of its tools
+has ``execution_mode`` "sequential"; only then can a steering message skip the calls after the
+current one (in parallel mode it is delivered once the batch is done).
 """
 
 from __future__ import annotations
@@ -76,6 +81,7 @@ class LoopConfig:
     tools: Sequence[ToolDefinition]
     max_turns: int = 50
     options: Callable[[AbortSignal | None], StreamOptions] = field(default=lambda s: StreamOptions(signal=s))
+    tool_execution: str = "parallel"
 
 
 @dataclass(slots=True)
@@ -145,8 +151,19 @@ async def _stream(hooks: AgentHooks, config: LoopConfig, signal: AbortSignal | N
     return final
 
 
-async def _run_tool(hooks: AgentHooks, config: LoopConfig, call: Mapping[str, Any],
-                    signal: AbortSignal | None) -> ToolResult:
+@dataclass(slots=True)
+class _Prepared:
+    """A call that passed validation and the ``tool_call`` handlers, ready to execute."""
+
+    call_id: str
+    name: str
+    tool: ToolDefinition
+    args: dict[str, Any]
+
+
+async def _prepare(hooks: AgentHooks, config: LoopConfig, call: Mapping[str, Any],
+                   signal: AbortSignal | None) -> _Prepared | ToolResult:
+    """Steps 2–4 of pi's pipeline; a :class:`ToolResult` means the call ends here (error)."""
     call_id, name = str(call.get("id")), str(call.get("name"))
     raw_args = call.get("arguments") if isinstance(call.get("arguments"), Mapping) else {}
     tool = next((t for t in config.tools if t.name == name), None)
@@ -163,6 +180,14 @@ async def _run_tool(hooks: AgentHooks, config: LoopConfig, call: Mapping[str, An
         return _error(str(result_field(decision, "reason") or BLOCKED_TEXT))
     if signal is not None and signal.is_set():
         return _error(ABORTED_TEXT)
+    return _Prepared(call_id, name, tool, args)
+
+
+async def _execute(hooks: AgentHooks, prepared: _Prepared, signal: AbortSignal | None) -> ToolResult:
+    """Steps 5–7: ``execute`` (updates become ``tool_execution_update``), then ``tool_result``."""
+    call_id, name, args = prepared.call_id, prepared.name, prepared.args
+    if signal is not None and signal.is_set():
+        return _error(ABORTED_TEXT)
 
     async def on_update(partial: Any) -> None:
         await hooks.emit(Event(type="tool_execution_update", toolCallId=call_id, toolName=name, args=args,
@@ -174,7 +199,7 @@ async def _run_tool(hooks: AgentHooks, config: LoopConfig, call: Mapping[str, An
 
     errored = False
     try:
-        value = tool.execute(call_id, args, signal, on_update_sync, hooks.tool_context())
+        value = prepared.tool.execute(call_id, args, signal, on_update_sync, hooks.tool_context())
         if inspect.isawaitable(value):
             value = await value
         result = normalize_result(value)
@@ -191,6 +216,80 @@ async def _run_tool(hooks: AgentHooks, config: LoopConfig, call: Mapping[str, An
             structured_content=patch.get("structuredContent"),
             is_error=bool(patch["isError"]) if patch.get("isError") is not None else result.is_error)
     return result
+
+
+async def _start(hooks: AgentHooks, call: Mapping[str, Any]) -> None:
+    args = call.get("arguments") if isinstance(call.get("arguments"), Mapping) else {}
+    await hooks.emit(Event(type="tool_execution_start", toolCallId=call.get("id"), toolName=call.get("name"),
+                           args=copy.deepcopy(args)))
+
+
+async def _end(hooks: AgentHooks, call: Mapping[str, Any], result: ToolResult) -> None:
+    await hooks.emit(Event(type="tool_execution_end", toolCallId=call.get("id"), toolName=call.get("name"),
+                           result=result, isError=result.is_error))
+
+
+async def _finish(hooks: AgentHooks, run: AgentRun, call: Mapping[str, Any], result: ToolResult) -> dict[str, Any]:
+    """``tool_execution_end``, then the result message (persisted on its ``message_end``)."""
+    await _end(hooks, call, result)
+    message = _tool_message(call, result)
+    await _emit_message(hooks, run, message)
+    return message
+
+
+def _sequential(config: LoopConfig, calls: Sequence[Mapping[str, Any]]) -> bool:
+    if config.tool_execution == "sequential":
+        return True
+    modes = {t.name: t.execution_mode for t in config.tools}
+    return any(modes.get(str(c.get("name"))) == "sequential" for c in calls)
+
+
+async def _run_sequential(hooks: AgentHooks, config: LoopConfig, run: AgentRun, calls: Sequence[Mapping[str, Any]],
+                          signal: AbortSignal | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One call after another; a steering message skips the calls after the current one.
+    Returns the result messages and the steering messages to deliver next."""
+    results: list[dict[str, Any]] = []
+    for n, call in enumerate(calls):
+        await _start(hooks, call)
+        prepared = await _prepare(hooks, config, call, signal)
+        result = prepared if isinstance(prepared, ToolResult) else await _execute(hooks, prepared, signal)
+        results.append(await _finish(hooks, run, call, result))
+        steering = hooks.take_steering()
+        if steering:
+            for skipped in calls[n + 1:]:
+                message = _tool_message(skipped, _error(SKIPPED_TEXT))
+                await _emit_message(hooks, run, message)
+                results.append(message)
+            return results, steering
+    return results, []
+
+
+async def _run_parallel(hooks: AgentHooks, config: LoopConfig, run: AgentRun, calls: Sequence[Mapping[str, Any]],
+                        signal: AbortSignal | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Prepare in order (a call that fails there ends at once), execute the rest concurrently,
+    end them in call order, then emit every result message in call order; steering waits."""
+    outcomes: list[ToolResult | asyncio.Task[ToolResult]] = []
+    for call in calls:
+        await _start(hooks, call)
+        prepared = await _prepare(hooks, config, call, signal)
+        if isinstance(prepared, ToolResult):
+            await _end(hooks, call, prepared)
+            outcomes.append(prepared)
+        else:
+            outcomes.append(asyncio.ensure_future(_execute(hooks, prepared, signal)))
+    finished: list[ToolResult] = []
+    for call, outcome in zip(calls, outcomes, strict=True):
+        if isinstance(outcome, ToolResult):
+            finished.append(outcome)
+        else:
+            finished.append(await outcome)
+            await _end(hooks, call, finished[-1])
+    results: list[dict[str, Any]] = []
+    for call, result in zip(calls, finished, strict=True):
+        message = _tool_message(call, result)
+        await _emit_message(hooks, run, message)
+        results.append(message)
+    return results, hooks.take_steering()
 
 
 async def run_agent_loop(hooks: AgentHooks, config: LoopConfig, prompts: Sequence[dict[str, Any]],
@@ -212,24 +311,11 @@ async def run_agent_loop(hooks: AgentHooks, config: LoopConfig, prompts: Sequenc
         if assistant.get("stopReason") in ("error", "aborted"):
             calls = []
         results: list[dict[str, Any]] = []
-        for n, call in enumerate(calls):
-            args = call.get("arguments") if isinstance(call.get("arguments"), Mapping) else {}
-            await hooks.emit(Event(type="tool_execution_start", toolCallId=call.get("id"), toolName=call.get("name"),
-                                   args=copy.deepcopy(args)))
-            result = await _run_tool(hooks, config, call, signal)
-            await hooks.emit(Event(type="tool_execution_end", toolCallId=call.get("id"), toolName=call.get("name"),
-                                   result=result, isError=result.is_error))
-            message = _tool_message(call, result)
-            await _emit_message(hooks, run, message)
-            results.append(message)
-            steering = hooks.take_steering()
+        if calls:
+            batch = _run_sequential if _sequential(config, calls) else _run_parallel
+            results, steering = await batch(hooks, config, run, calls, signal)
             if steering:
-                for skipped in calls[n + 1:]:
-                    message = _tool_message(skipped, _error(SKIPPED_TEXT))
-                    await _emit_message(hooks, run, message)
-                    results.append(message)
                 pending = steering
-                break
         await hooks.emit(Event(type="turn_end", turnIndex=turn, message=assistant, toolResults=results))
         turn += 1
         aborted = signal is not None and signal.is_set()

@@ -107,6 +107,8 @@ class ToolDefinition:
     prompt_guidelines: Sequence[str] = ()
     output_schema: dict[str, Any] | None = None
     source: str = "<inline>"
+    #: pi's ``executionMode``: "sequential" makes every batch that calls this tool run one call at a time.
+    execution_mode: str = "parallel"
 
     def info(self) -> dict[str, Any]:
         """``{name, description, parameters}``, what ``get_all_tools`` returns."""

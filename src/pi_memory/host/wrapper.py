@@ -218,7 +218,16 @@ def adapt_tool(tool: Any, source: str = "<inline>") -> ToolDefinition:
         prompt_guidelines=tuple(str(g) for g in guidelines),
         output_schema=result_field(tool, "outputSchema"),
         source=source,
+        execution_mode=_execution_mode(name, result_field(tool, "executionMode")),
     )
+
+
+def _execution_mode(name: str, value: Any) -> str:
+    if value is None:
+        return "parallel"
+    if value not in ("parallel", "sequential"):
+        raise ValueError(f"tool {name!r}: 'executionMode' must be \"parallel\" or \"sequential\", got {value!r}")
+    return str(value)
 
 
 # ----------------------------------------------------------------------------- results
