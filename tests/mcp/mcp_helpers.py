@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import subprocess
 import sys
-from collections.abc import AsyncIterator, Mapping
+import threading
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,24 @@ async def mcp_session(
     async with stdio_client(params, errlog=log) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
+
+
+def start_http_server(command: Sequence[str], env: Mapping[str, str]) -> tuple[subprocess.Popen[str], str]:
+    """Start ``pi-memory mcp --http …`` (``command``) and return it with the URL it printed on stderr."""
+    proc = subprocess.Popen(list(command), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(env))
+    assert proc.stderr is not None
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    try:
+        seen = []
+        for line in proc.stderr:
+            seen.append(line)
+            if found := re.search(r"listening on (http://\S+/mcp)", line):
+                return proc, found.group(1)
+        raise AssertionError(f"server exited before listening:\n{''.join(seen)}")
+    finally:
+        watchdog.cancel()
 
 
 def validate_output(structured: Any, schema: Mapping[str, Any] = OUTPUT_SCHEMA) -> None:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,7 @@ import httpx2
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from mcp_helpers import SERVER_CMD, server_env, validate_output
+from mcp_helpers import SERVER_CMD, server_env, start_http_server, validate_output
 
 from pi_memory.mcp.http import BindError, check_bind, is_loopback, load_token, parse_bind
 
@@ -29,23 +27,7 @@ MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": 
 
 def start_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
     """Start ``pi-memory mcp --http …`` and return it with the URL it printed on stderr."""
-    proc = subprocess.Popen(
-        [*SERVER_CMD, "--dir", str(tmp_path / "mem"), *args],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=server_env(tmp_path, env),
-    )
-    assert proc.stderr is not None
-    watchdog = threading.Timer(60, proc.kill)
-    watchdog.start()
-    try:
-        seen = []
-        for line in proc.stderr:
-            seen.append(line)
-            if found := re.search(r"listening on (http://\S+/mcp)", line):
-                return proc, found.group(1)
-        raise AssertionError(f"server exited before listening:\n{''.join(seen)}")
-    finally:
-        watchdog.cancel()
+    return start_http_server([*SERVER_CMD, "--dir", str(tmp_path / "mem"), *args], server_env(tmp_path, env))
 
 
 @pytest.fixture
