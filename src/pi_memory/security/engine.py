@@ -23,6 +23,14 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
+
+from pi_memory.security.prefilter import Need, needs
+
+try:
+    import ahocorasick as _ahocorasick  # type: ignore[import-not-found]  # C extension, no stubs
+except ImportError:  # pragma: no cover - the pure-Python finder gives the same anchors
+    _ahocorasick = None
 
 ALL, CONTEXT, STRICT = 0, 1, 2
 SCOPE_LEVELS: dict[str, int] = {"all": ALL, "context": CONTEXT, "strict": STRICT}
@@ -31,6 +39,16 @@ SCOPE_LEVELS: dict[str, int] = {"all": ALL, "context": CONTEXT, "strict": STRICT
 Check = Callable[[str, "re.Match[str]"], bool]
 
 _MAX_TRIES = 24
+_MIN_LITERAL = 3
+_LETTER = re.compile(r"[^\W\d_]")  # what a whole-word anchor must not be followed by
+
+_use_automaton = _ahocorasick is not None
+
+
+def _force_fallback(on: bool) -> None:
+    """Test switch: run the pure-Python anchor finder even when ``pyahocorasick`` is installed."""
+    global _use_automaton
+    _use_automaton = not on and _ahocorasick is not None
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,6 +83,16 @@ class Rule:
     @cached_property
     def veto(self) -> re.Pattern[str] | None:
         return re.compile(self.veto_source) if self.veto_source else None
+
+    @cached_property
+    def needs(self) -> tuple[Need, ...]:
+        """Literal sets every match must contain one of (``prefilter``), minus the ones an anchor
+        occurrence already satisfies, most selective first."""
+        stems = [a.rstrip("*").lower() for a in self.anchors]
+        return tuple(
+            need for need in needs(self.source)
+            if not all(any(s in a for s in need) for a in stems)
+        )
 
 
 def rule(
@@ -165,13 +193,13 @@ def _trie_pattern(words: Iterable[tuple[str, bool]]) -> str:
 
 @dataclass
 class RuleIndex:
-    """Rules grouped by anchor for one scope level, plus the compiled anchor finder."""
+    """Rules grouped by anchor for one scope level, plus the anchor finders (built on first use)."""
 
     rules: Sequence[Rule]
     order: dict[int, int] = field(init=False)
     by_anchor: dict[str, tuple[Rule, ...]] = field(init=False)
     aliases: dict[str, tuple[str, ...]] = field(init=False)
-    finder: re.Pattern[str] = field(init=False)
+    partner_keys: frozenset[str] = field(init=False)
     _kinds: dict[str, bool] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -186,7 +214,7 @@ class RuleIndex:
             for key in r.partners:
                 groups.setdefault(key, [])
                 kinds[key] = kinds.get(key, False) or _is_stem(key.lower())
-        # The finder reports only the longest anchor at a position ("Api_Key" hides "Api"), so a
+        # A finder reports only the longest anchor at a position ("Api_Key" hides "Api"), so a
         # key also stands for every shorter key that is a whole word at its start.
         self.aliases = {
             k: tuple(p for p in groups if p != k and k.startswith(p) and not k[len(p)].isalpha())
@@ -197,13 +225,92 @@ class RuleIndex:
                             key=lambda r: self.order[id(r)]))
             for k in groups
         }
+        self.partner_keys = frozenset(k for r in self.rules for k in r.partners)
         self._kinds = kinds
-        self.finder = re.compile(_trie_pattern((k, kinds[k]) for k in groups))
+
+    @cached_property
+    def finder(self) -> re.Pattern[str]:
+        """Pure-Python anchor finder over the title-cased view: a trie-shaped regex."""
+        return re.compile(_trie_pattern((k, self._kinds[k]) for k in self.by_anchor))
+
+    @cached_property
+    def automaton(self) -> Any:
+        """C Aho-Corasick automaton over the same title-cased keys (``pyahocorasick``)."""
+        assert _ahocorasick is not None
+        automaton = _ahocorasick.Automaton()
+        for k in self.by_anchor:
+            automaton.add_word(k, (k, len(k), self._kinds[k]))
+        automaton.make_automaton()
+        return automaton
+
+    @cached_property
+    def literals(self) -> tuple[Any, dict[int, int], dict[int, Need]]:
+        """The rules' need literals in one C automaton over the view, for :func:`_present`.
+
+        Returns ``(automaton, rule id -> need bit mask, rule id -> window need)``; every literal maps
+        to ``(literal, mask of the needs it belongs to)``. Needs with a literal shorter than
+        three characters are left out: they are in nearly every text and cost more to find than
+        the regex they would save."""
+        assert _ahocorasick is not None
+        masks: dict[str, int] = {}
+        rule_masks: dict[int, int] = {}
+        window: dict[int, Need] = {}
+        bits: dict[Need, int] = {}
+        for r in self.rules:
+            mask = 0
+            for need in r.needs:
+                if min(len(s) for s in need) < _MIN_LITERAL:
+                    continue
+                bit = bits.setdefault(need, 1 << len(bits))
+                mask |= bit
+                for s in need:
+                    masks[s] = masks.get(s, 0) | bit
+                window.setdefault(id(r), need)
+            rule_masks[id(r)] = mask
+        automaton = _ahocorasick.Automaton()
+        for lit, mask in masks.items():
+            automaton.add_word(lit, (lit, mask))
+        automaton.make_automaton()
+        return automaton, rule_masks, window
 
     @cached_property
     def fallback(self) -> re.Pattern[str]:
         """Word-boundary finder over the view itself, for the rare texts whose ``title()`` changes length."""
         return re.compile(r"(?<!\w)" + _trie_pattern((k.lower(), self._kinds[k]) for k in self.by_anchor))
+
+
+def find_anchors(index: RuleIndex, view: str) -> list[tuple[int, str]]:
+    """``(position, key)`` of every anchor in ``view``: leftmost first, the longest key at a
+    position, non-overlapping (the semantics of ``finder.finditer``, whichever finder runs)."""
+    titled = view.title()
+    if len(titled) != len(view):  # title() changed the length (rare scripts): word-boundary search
+        return [(m.start(), m.group().title()) for m in index.fallback.finditer(view)]
+    if _use_automaton:
+        return _automaton_anchors(index.automaton, titled)
+    return [(m.start(), m.group()) for m in index.finder.finditer(titled)]
+
+
+def _automaton_anchors(automaton: Any, titled: str) -> list[tuple[int, str]]:
+    """Replay the trie regex's choices over the automaton's overlapping occurrences: a
+    whole-word key must not be followed by a letter, the longest valid key wins at a start,
+    and a match hides every start inside it."""
+    best: dict[int, tuple[int, str]] = {}
+    letter = _LETTER.match
+    for end, (key, size, stem) in automaton.iter(titled):
+        if not stem and letter(titled, end + 1) is not None:
+            continue
+        start = end - size + 1
+        old = best.get(start)
+        if old is None or old[0] < size:
+            best[start] = (size, key)
+    found: list[tuple[int, str]] = []
+    pos = 0
+    for start in sorted(best):
+        if start >= pos:
+            size, key = best[start]
+            found.append((start, key))
+            pos = start + size
+    return found
 
 
 def run_rules(
@@ -212,26 +319,27 @@ def run_rules(
     """Evaluate the index over ``view``; at most one hit per rule, in no particular order.
 
     Rules whose ``id()`` is in ``skip`` are not evaluated (the caller already has a hit for them)."""
-    titled = view.title()
-    if len(titled) == len(view):
-        found = [(m.start(), m.group()) for m in index.finder.finditer(titled)]
-    else:  # title() changed the length (rare scripts): fall back to a word-boundary search
-        found = [(m.start(), m.group().title()) for m in index.fallback.finditer(view)]
+    found = find_anchors(index, view)
     if not found:
         if counter is not None:
             counter[0] += len(view)
         return []
     by_anchor = index.by_anchor
-    positions: dict[str, list[int]] = {}
-    aliases = index.aliases
-    for p, key in found:
-        positions.setdefault(key, []).append(p)
-        for alias in aliases[key]:
-            positions.setdefault(alias, []).append(p)
+    positions: dict[str, list[int]] | None = None
     n = len(view)
     done: set[int] = set(skip) if skip else set()
     tries: dict[int, int] = {}
     literal_in: dict[str, bool] = {}
+    if _use_automaton:
+        automaton, rule_masks, first_need = index.literals
+        seen = {v for _, v in automaton.iter(view)}
+        present_lits = {lit for lit, _ in seen}
+        present = 0
+        for _, mask in seen:
+            present |= mask
+    # Per rule reached: the literals of its most selective need that occur in the view, which a
+    # window must contain before the regex runs (``()``: no window check).
+    window_needs: dict[int, tuple[str, ...]] = {}
     hits: list[Hit] = []
     work = n
     for p, key in found:
@@ -239,15 +347,30 @@ def run_rules(
             rid = id(r)
             if rid in done:
                 continue
-            if r.requires is not None:
-                ok = literal_in.get(r.requires)
-                if ok is None:
-                    ok = literal_in[r.requires] = r.requires in view
-                if not ok:
-                    done.add(rid)
+            wanted = window_needs.get(rid)
+            if wanted is None:
+                if r.requires is not None:
+                    ok = literal_in.get(r.requires)
+                    if ok is None:
+                        ok = literal_in[r.requires] = r.requires in view
+                    if not ok:
+                        done.add(rid)
+                        continue
+                if _use_automaton:
+                    mask = rule_masks[rid]
+                    if mask & present != mask:  # a need is absent: no match anywhere in the view
+                        done.add(rid)
+                        continue
+                    need = first_need.get(rid)
+                    wanted = tuple(s for s in need if s in present_lits) if need else ()
+                else:
+                    wanted = ()
+                window_needs[rid] = wanted
+            if r.partners:
+                if positions is None:
+                    positions = _partner_positions(index, found)
+                if not _near(positions, r, p):
                     continue
-            if r.partners and not _near(positions, r, p):
-                continue
             t = tries.get(rid, 0) + 1
             tries[rid] = t
             if t > _MAX_TRIES:
@@ -256,6 +379,8 @@ def run_rules(
             else:
                 lo, hi = max(0, p - r.back), min(n, p + r.fwd)
             work += hi - lo
+            if wanted and not any(view.find(s, lo, hi) >= 0 for s in wanted):
+                continue
             span = _evaluate(r, view, lo, hi, anchored=r.back == 0 and t <= _MAX_TRIES)
             if span is not None:
                 hits.append(Hit(r, span[0], span[1]))
@@ -263,6 +388,20 @@ def run_rules(
     if counter is not None:
         counter[0] += work
     return hits
+
+
+def _partner_positions(index: RuleIndex, found: list[tuple[int, str]]) -> dict[str, list[int]]:
+    """Sorted positions of every partner key (a found key also counts for its aliases)."""
+    wanted = index.partner_keys
+    aliases = index.aliases
+    positions: dict[str, list[int]] = {}
+    for p, key in found:
+        if key in wanted:
+            positions.setdefault(key, []).append(p)
+        for alias in aliases[key]:
+            if alias in wanted:
+                positions.setdefault(alias, []).append(p)
+    return positions
 
 
 def _near(positions: dict[str, list[int]], r: Rule, p: int) -> bool:

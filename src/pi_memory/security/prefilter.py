@@ -1,0 +1,142 @@
+"""Literals a rule regex cannot match without, read from its parse tree.
+
+Why: most anchor occurrences lead to a rule evaluation that fails, and a failing bounded
+``search`` costs microseconds. If every match of a pattern must contain one of a few literal
+strings (``ignore\\s+... instructions`` needs ``instruct``), a C-speed ``str.find`` for them rules
+the pattern out in a view or a window before the regex engine runs. The check is only a
+necessary condition, so it never changes what the rule finds.
+
+The analysis walks ``re._parser``'s tree. Anything it does not understand contributes nothing
+(no pruning), so an unexpected construct can only cost speed, never a finding. Literals come only
+from consuming nodes; zero-width assertions are transparent, so a literal always lies inside the
+matched span.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+#: A necessary condition: at least one of these strings occurs inside every match.
+Need = tuple[str, ...]
+
+_MAX_SET = 48  # cross products larger than this are cut into shorter runs
+
+try:
+    _parser: Any = importlib.import_module("re._parser")
+    _c: Any = importlib.import_module("re._constants")
+except ImportError:  # pragma: no cover - a Python without the private parser: no pruning
+    _parser = _c = None
+
+
+def needs(source: str, flags: int = 0) -> tuple[Need, ...]:
+    """Necessary literal sets for ``re.compile(source, flags)``, best first (may be empty)."""
+    if _parser is None or flags & re.IGNORECASE:
+        return ()
+    try:
+        tree = _parser.parse(source, flags)
+        if tree.state.flags & re.IGNORECASE:
+            return ()
+        exact, found = _sequence(list(tree))
+    except Exception:  # private API drift must only disable the optimisation
+        return ()
+    if exact is not None and "" not in exact:
+        found.append(exact)
+    ranked = sorted({_minimal(s) for s in found if s and "" not in s}, key=_score, reverse=True)
+    return tuple(ranked)
+
+
+def _score(need: Need) -> tuple[int, int]:
+    return min(len(s) for s in need), -len(need)
+
+
+def _minimal(strings: frozenset[str] | set[str]) -> Need:
+    """Drop every string that contains a shorter one of the set (the shorter one is implied)."""
+    ordered = sorted(set(strings), key=lambda s: (len(s), s))
+    kept: list[str] = []
+    for s in ordered:
+        if not any(k in s for k in kept):
+            kept.append(s)
+    return tuple(kept)
+
+
+def _best(found: list[set[str]]) -> set[str] | None:
+    usable = [s for s in found if s and "" not in s]
+    if not usable:
+        return None
+    return max(usable, key=lambda s: _score(tuple(s)))
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> tuple[set[str] | None, list[set[str]]]:
+    """``(exact, found)``: ``exact`` is every string the sequence can match when that set is
+    finite and small, ``found`` the necessary sets seen along the way."""
+    found: list[set[str]] = []
+    run: set[str] = {""}
+    exact_all = True
+    for op, av in items:
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+            continue  # zero-width: the consumed text stays contiguous
+        exact, inner = _node(op, av)
+        found.extend(inner)
+        if exact is None:
+            exact_all = False
+            if run != {""}:
+                found.append(run)
+            run = {""}
+            continue
+        if len(run) * len(exact) > _MAX_SET:
+            exact_all = False
+            if run != {""}:
+                found.append(run)
+            run = set(exact)
+        else:
+            run = {a + b for a in run for b in exact}
+    if run != {""}:
+        found.append(run)
+    return (run if exact_all else None), found
+
+
+def _node(op: Any, av: Any) -> tuple[set[str] | None, list[set[str]]]:
+    if op is _c.LITERAL:
+        return {chr(av)}, []
+    if op is _c.IN:
+        if all(o is _c.LITERAL for o, _ in av) and len(av) <= _MAX_SET:
+            return {chr(v) for _, v in av}, []
+        return None, []
+    if op is _c.SUBPATTERN:
+        _group, add_flags, _del_flags, sub = av
+        if add_flags & re.IGNORECASE:
+            return None, []
+        return _sequence(list(sub))
+    if op is _c.ATOMIC_GROUP:
+        return _sequence(list(av))
+    if op is _c.BRANCH:
+        _, branches = av
+        results = [_sequence(list(b)) for b in branches]
+        if all(e is not None for e, _ in results):
+            union: set[str] = set()
+            for e, _ in results:
+                assert e is not None
+                union |= e
+            if len(union) <= _MAX_SET:
+                return union, []
+        picks: list[set[str]] = []
+        for e, f in results:
+            pick = _best(f + ([e] if e is not None else []))
+            if pick is None:
+                return None, []
+            picks.append(pick)
+        merged = set().union(*picks)
+        return None, ([merged] if len(merged) <= 4 * _MAX_SET else [])
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+        lo, hi, sub = av
+        if lo == 0:
+            return None, []
+        exact, found = _sequence(list(sub))
+        if lo == hi == 1:
+            return exact, found
+        if exact is not None and "" not in exact:
+            found = [*found, exact]
+        return None, found
+    return None, []
