@@ -14,13 +14,10 @@ stalls the other requests.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from pi_memory.memory import ToolResult
 from pi_memory.recall import RecallService
 
 from .tools import McpTool, ToolContext
@@ -54,41 +51,6 @@ class _SharedService:
             return self.service
 
 
-class _OpensIndexFirst:
-    """A recall tool whose calls open the shared index (in a thread) before running."""
-
-    def __init__(self, inner: McpTool, service: _SharedService) -> None:
-        self._inner = inner
-        self._service = service
-
-    @property
-    def name(self) -> str:
-        return self._inner.name
-
-    @property
-    def description(self) -> str:
-        return self._inner.description
-
-    @property
-    def parameters(self) -> dict[str, Any]:
-        return self._inner.parameters
-
-    @property
-    def output_schema(self) -> dict[str, Any]:
-        return self._inner.output_schema
-
-    async def execute(
-        self,
-        tool_call_id: str,
-        params: Mapping[str, Any] | None,
-        signal: Any = None,
-        on_update: Callable[..., Any] | None = None,
-        ctx: Any = None,
-    ) -> ToolResult:
-        await asyncio.to_thread(self._service.open)
-        return await self._inner.execute(tool_call_id, params, signal, on_update, ctx)
-
-
 def recall_tools(context: ToolContext) -> list[McpTool]:
     """The recall provider (built into ``pi-memory mcp``); ``[]`` when recall is disabled."""
     from pi_memory.extensions.decay.tool import ImportantMemoriesTool
@@ -98,12 +60,8 @@ def recall_tools(context: ToolContext) -> list[McpTool]:
     settings = parse_recall_settings(context.section(RECALL_SECTION))
     if not settings.enabled:
         return []
-    service = _SharedService(settings)
-
-    def get_service() -> RecallService | None:
-        return service.service
-
+    service = _SharedService(settings)  # the tools call service.open in a worker thread, per call
     return [
-        _OpensIndexFirst(SearchMemoryTool(get_service, lambda: settings.rank), service),
-        _OpensIndexFirst(ImportantMemoriesTool(get_service, lambda: settings.decay_rate), service),
+        SearchMemoryTool(service.open, lambda: settings.rank),
+        ImportantMemoriesTool(service.open, lambda: settings.decay_rate),
     ]

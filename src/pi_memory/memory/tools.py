@@ -13,6 +13,7 @@ a worker thread, so a store waiting on another process's lock never stalls the e
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import copy
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -102,8 +103,33 @@ OUTPUT_SCHEMA: dict[str, Any] = {
 # ----------------------------------------------------------------------------- the tool
 
 
+class ToolBase(abc.ABC):
+    """pi's tool call, written once for every tool here (memory, recall, decay).
+
+    ``execute`` has pi's signature — what the host, the extension API and the MCP server call —
+    and hands the arguments (``{}`` when there are none) and the abort signal to :meth:`run`.
+    Subclasses hold the fields a host reads (``name``, ``description``, ``parameters``,
+    ``output_schema``, ``label``, ``prompt_snippet``) and implement ``run``.
+    """
+
+    async def execute(
+        self,
+        tool_call_id: str,
+        params: Mapping[str, Any] | None,
+        signal: Any = None,
+        on_update: Callable[..., Any] | None = None,
+        ctx: Any = None,
+    ) -> ToolResult:
+        """Run the tool (pi's ``execute`` signature; ``tool_call_id``, ``on_update`` and ``ctx`` are unused)."""
+        return await self.run(params or {}, signal)
+
+    @abc.abstractmethod
+    async def run(self, params: Mapping[str, Any], signal: Any = None) -> ToolResult:
+        """The tool's work on the call's arguments; a fixable problem is a failed result, never a raise."""
+
+
 @dataclass(frozen=True)
-class MemoryTool:
+class MemoryTool(ToolBase):
     """One memory tool bound to a store; ``await tool(target=..., ...)`` runs it."""
 
     name: str
@@ -116,18 +142,10 @@ class MemoryTool:
     label: str = LABEL
     output_schema: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(OUTPUT_SCHEMA), repr=False)
 
-    async def execute(
-        self,
-        tool_call_id: str,
-        params: Mapping[str, Any] | None,
-        signal: Any = None,
-        on_update: Callable[..., Any] | None = None,
-        ctx: Any = None,
-    ) -> ToolResult:
-        """Run the tool (pi's ``execute`` signature; ``on_update``/``ctx`` are unused)."""
+    async def run(self, params: Mapping[str, Any], signal: Any = None) -> ToolResult:
+        """Validate ``target``, run the store call in a worker thread, shape the result."""
         if _aborted(signal):
             return tool_result({"success": False, "error": "Cancelled before running; nothing was changed."})
-        params = params or {}
         target = params.get("target")
         if not isinstance(target, str):
             got = "nothing" if target is None else f"a value of type {type(target).__name__}"
@@ -271,4 +289,4 @@ def create_memory_tools(store: MemoryStore) -> MemoryTools:
     )
 
 
-__all__ = ["LABEL", "OUTPUT_SCHEMA", "MemoryTool", "MemoryTools", "create_memory_tools"]
+__all__ = ["LABEL", "OUTPUT_SCHEMA", "MemoryTool", "MemoryTools", "ToolBase", "create_memory_tools"]

@@ -10,14 +10,14 @@ returned once heavier every time it is asked, whatever the conversation is about
 from __future__ import annotations
 
 import asyncio
-import copy
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit, tool_result
+from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit
 from pi_memory.recall import ImportantMemory, RecallService
+
+from ..recall.tool import RecallTool, failure
 
 __all__ = ["OUTPUT_SCHEMA", "PARAMETERS", "ImportantMemoriesTool", "important_result", "render_memories"]
 
@@ -106,40 +106,27 @@ def important_result(memories: Sequence[ImportantMemory], threshold: float, rate
                       is_error=is_output_limit(structured) or is_output_limit(text_view))
 
 
-@dataclass
-class ImportantMemoriesTool:
-    """The tool object; ``get_service`` and ``get_rate`` are read per call."""
+class ImportantMemoriesTool(RecallTool):
+    """``get_important_memories``; ``get_rate`` (the decay rate per hour) is read per call."""
 
-    get_service: Callable[[], RecallService | None] = field(repr=False)
-    get_rate: Callable[[], float] = field(repr=False)
-    name: str = "get_important_memories"
-    label: str = "Important memories"
-    description: str = DESCRIPTION
-    parameters: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(PARAMETERS))
-    output_schema: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(OUTPUT_SCHEMA), repr=False)
-    prompt_snippet: str = "get_important_memories: recent and often recalled memories"
+    name = "get_important_memories"
+    label = "Important memories"
+    description = DESCRIPTION
+    prompt_snippet = "get_important_memories: recent and often recalled memories"
+    PARAMETERS = PARAMETERS
+    OUTPUT_SCHEMA = OUTPUT_SCHEMA
 
-    async def execute(
-        self,
-        tool_call_id: str,
-        params: Mapping[str, Any] | None,
-        signal: Any = None,
-        on_update: Callable[..., Any] | None = None,
-        ctx: Any = None,
-    ) -> ToolResult:
-        service = self.get_service()
-        if service is None:
-            return tool_result({"success": False, "error": "recall memory is not available in this session"})
-        params = params or {}
+    def __init__(self, get_service: Callable[[], RecallService | None], get_rate: Callable[[], float]) -> None:
+        super().__init__(get_service)
+        self.get_rate = get_rate
+
+    async def query(self, service: RecallService, params: Mapping[str, Any]) -> ToolResult:
         threshold, limit = params.get("threshold", 0.7), params.get("limit", 10)
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold):
-            return tool_result({"success": False, "error": f"threshold must be a number, got {threshold!r}"})
+            return failure(f"threshold must be a number, got {threshold!r}")
         if isinstance(limit, bool) or not isinstance(limit, int):
-            return tool_result({"success": False, "error": f"limit must be a whole number, got {limit!r}"})
+            return failure(f"limit must be a whole number, got {limit!r}")
         rate = self.get_rate()
         limit = max(1, min(MAX_LIMIT, limit))
-        try:
-            memories = await asyncio.to_thread(service.important_memories, float(threshold), limit, rate=rate)
-        except Exception as exc:
-            return tool_result({"success": False, "error": f"{type(exc).__name__}: {exc}"})
+        memories = await asyncio.to_thread(service.important_memories, float(threshold), limit, rate=rate)
         return important_result(memories, float(threshold), rate)

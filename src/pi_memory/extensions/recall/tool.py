@@ -12,18 +12,20 @@ Hits have passed the threat scanner: a poisoned past message reads
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit, tool_result
+from pi_memory.memory.tools import ToolBase
 from pi_memory.recall import Hit, RecallService
 
 from .settings import RANK_MODES
 
-__all__ = ["MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "SearchMemoryTool", "render_hits", "search_result"]
+__all__ = ["MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "RecallTool", "SearchMemoryTool", "render_hits",
+           "search_result"]
 
 MAX_TOP_K = 50
 
@@ -145,32 +147,67 @@ def failure(message: str) -> ToolResult:
     return tool_result({"success": False, "error": message})
 
 
-@dataclass
-class SearchMemoryTool:
-    """The tool object (pi's fields plus ``output_schema``); ``service`` is looked up per call
-    because the extension opens the index at ``session_start``."""
+class RecallTool(ToolBase):
+    """A tool over the recall service — what ``search_memory`` and ``get_important_memories`` share.
 
-    get_service: Callable[[], RecallService | None] = field(repr=False)
-    default_rank: Callable[[], str] = field(default=lambda: "relevance", repr=False)
-    name: str = "search_memory"
-    label: str = "Recall"
-    description: str = DESCRIPTION
-    parameters: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(PARAMETERS))
-    output_schema: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(OUTPUT_SCHEMA), repr=False)
-    prompt_snippet: str = "search_memory: find what was said in earlier sessions"
+    The service is looked up per call, in a worker thread: the extensions open it at
+    ``session_start``, while the MCP server opens it on the first call (which blocks while the
+    embedding table loads). No service is a failed result; so is an error the query raises (a
+    down database, a mismatched embedder): the model is told and the session goes on.
 
-    async def execute(
-        self,
-        tool_call_id: str,
-        params: Mapping[str, Any] | None,
-        signal: Any = None,
-        on_update: Callable[..., Any] | None = None,
-        ctx: Any = None,
-    ) -> ToolResult:
-        service = self.get_service()
+    Subclasses set the host-facing fields as class attributes (``PARAMETERS`` and
+    ``OUTPUT_SCHEMA`` are copied per instance, so a host may edit its copy) and implement
+    :meth:`query`.
+    """
+
+    name: str
+    label: str
+    description: str
+    prompt_snippet: str
+    PARAMETERS: dict[str, Any]
+    OUTPUT_SCHEMA: dict[str, Any]
+    #: What the model reads when there is no recall service.
+    unavailable = "recall memory is not available in this session"
+
+    def __init__(self, get_service: Callable[[], RecallService | None]) -> None:
+        self.get_service = get_service
+        self.parameters: dict[str, Any] = copy.deepcopy(self.PARAMETERS)
+        self.output_schema: dict[str, Any] = copy.deepcopy(self.OUTPUT_SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+    async def run(self, params: Mapping[str, Any], signal: Any = None) -> ToolResult:
+        service = await asyncio.to_thread(self.get_service)
         if service is None:
-            return failure("recall memory is not available in this session (see the pi-memory-recall settings)")
-        params = params or {}
+            return failure(self.unavailable)
+        try:
+            return await self.query(service, params)
+        except Exception as exc:  # a down database or a mismatched embedder: tell the model, keep going
+            return failure(f"{type(exc).__name__}: {exc}")
+
+    @abc.abstractmethod
+    async def query(self, service: RecallService, params: Mapping[str, Any]) -> ToolResult:
+        """Validate ``params`` (a failed result names the bad one) and ask ``service``."""
+
+
+class SearchMemoryTool(RecallTool):
+    """``search_memory``; ``default_rank`` (read per call) is the ``rank`` when the model names none."""
+
+    name = "search_memory"
+    label = "Recall"
+    description = DESCRIPTION
+    prompt_snippet = "search_memory: find what was said in earlier sessions"
+    PARAMETERS = PARAMETERS
+    OUTPUT_SCHEMA = OUTPUT_SCHEMA
+    unavailable = "recall memory is not available in this session (see the pi-memory-recall settings)"
+
+    def __init__(self, get_service: Callable[[], RecallService | None],
+                 default_rank: Callable[[], str] = lambda: "relevance") -> None:
+        super().__init__(get_service)
+        self.default_rank = default_rank
+
+    async def query(self, service: RecallService, params: Mapping[str, Any]) -> ToolResult:
         query = params.get("query")
         if not isinstance(query, str) or not query.strip():
             return failure("query must be a non-empty string")
@@ -181,8 +218,5 @@ class SearchMemoryTool:
         rank = params.get("rank") or self.default_rank()
         if rank not in RANK_MODES:
             return failure(f"rank must be one of {', '.join(RANK_MODES)}, got {rank!r}")
-        try:
-            hits = await asyncio.to_thread(service.search, query.strip(), top_k, None, rank=rank)
-        except Exception as exc:  # a down database or a mismatched embedder: tell the model, keep going
-            return failure(f"{type(exc).__name__}: {exc}")
+        hits = await asyncio.to_thread(service.search, query.strip(), top_k, None, rank=rank)
         return search_result(query.strip(), hits, rank)
