@@ -9,56 +9,29 @@ extension config (``{"rate": 0.001}``), default 0.0001 per hour.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 from pi_memory.host import ExtensionAPI
-from pi_memory.recall import DEFAULT_DECAY_RATE, RecallService
+from pi_memory.recall import DEFAULT_DECAY_RATE
 
-from ..recall import shared
-from ..recall.lifecycle import read_settings, service_for
-from ..recall.settings import RecallSettings
+from ..recall.lifecycle import ServiceExtension
 from .tool import ImportantMemoriesTool
 
 __all__ = ["DecayExtension", "decay_extension"]
 
 
-class DecayExtension:
+class DecayExtension(ServiceExtension):
     """One instance per loaded extension; ``config`` as for the recall extension, plus ``rate``."""
 
+    kind = "decay"
+
     def __init__(self, pi: ExtensionAPI, config: Mapping[str, Any] | None = None) -> None:
-        self.pi = pi
-        self.config = dict(config or {})
-        self.settings: RecallSettings | None = None
-        self.service: RecallService | None = None
-        self._shared = False
-        self.tool = ImportantMemoriesTool(lambda: self.service, lambda: self.rate)
-        self._registered = False
-        pi.on("session_start", self.on_session_start)
-        pi.on("session_shutdown", self.on_session_shutdown)
+        super().__init__(pi, config, ImportantMemoriesTool(lambda: self.service, lambda: self.rate))
 
     @property
     def rate(self) -> float:
         return self.settings.decay_rate if self.settings else DEFAULT_DECAY_RATE
-
-    async def on_session_start(self, event: Any, ctx: Any) -> None:
-        try:
-            self.settings = settings = read_settings(ctx, self.config)
-            if not settings.enabled:
-                return
-            if self.service is None:
-                self.service, self._shared = await asyncio.to_thread(service_for, settings, self.config)
-            if not self._registered:
-                self.pi.register_tool(self.tool)
-                self._registered = True
-        except Exception as exc:
-            ctx.ui.notify(f"pi-memory decay failed to start: {exc}", "error")
-
-    async def on_session_shutdown(self, event: Any, ctx: Any) -> None:
-        service, self.service = self.service, None
-        if service is not None and self._shared:
-            await asyncio.to_thread(shared.release, service)
 
 
 def decay_extension(pi: ExtensionAPI, config: Mapping[str, Any] | None = None) -> DecayExtension:

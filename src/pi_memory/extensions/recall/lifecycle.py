@@ -28,9 +28,9 @@ from pi_memory.recall.backfill import records_from_entries
 
 from . import shared
 from .settings import SECTION, RecallSettings, parse_recall_settings
-from .tool import SearchMemoryTool
+from .tool import RecallTool, SearchMemoryTool
 
-__all__ = ["RecallExtension", "read_settings", "recall_extension"]
+__all__ = ["RecallExtension", "ServiceExtension", "read_settings", "recall_extension"]
 
 _INJECTED = ("service", "embedder")
 
@@ -54,31 +54,27 @@ def service_for(settings: RecallSettings, config: Mapping[str, Any]) -> tuple[Re
     return shared.acquire(settings, embedder if isinstance(embedder, Embedder) else None), True
 
 
-class RecallExtension:
-    """One instance per loaded extension (the host builds a fresh one on /new, /resume, /reload).
+class ServiceExtension:
+    """What the recall and decay extensions share: the ``pi-memory-recall`` settings, the recall
+    service (shared through :mod:`.shared` unless the config passes one in) and one tool.
 
-    ``config`` keys: the settings keys (``enabled``, ``url``, ``embedder``, ``batchSize``,
-    ``flushInterval``, ``decayRate``, ``rank``) plus, in process, ``service`` (a
-    :class:`RecallService` the host owns) or ``embedder`` (an :class:`Embedder` object).
+    ``session_start`` reads the settings, opens the service once, registers the tool once and then
+    calls :meth:`started`; a failure is reported on the terminal, never raised into the host.
+    ``session_shutdown`` gives a shared service back (the last user closes it).
     """
 
-    def __init__(self, pi: ExtensionAPI, config: Mapping[str, Any] | None = None) -> None:
+    #: Names the extension in the message shown when it cannot start.
+    kind = "recall"
+
+    def __init__(self, pi: ExtensionAPI, config: Mapping[str, Any] | None, tool: RecallTool) -> None:
         self.pi = pi
         self.config = dict(config or {})
         self.settings: RecallSettings | None = None
         self.service: RecallService | None = None
         self._shared = False
-        self._session_id: str | None = None
-        self._source: str | None = None
-        self._cursor = 0
-        self.queued = 0
-        """Records handed to the service by this instance (tests and status)."""
-        self.tool = SearchMemoryTool(lambda: self.service, lambda: self.settings.rank if self.settings else "relevance")
+        self.tool = tool
         self._registered = False
         pi.on("session_start", self.on_session_start)
-        pi.on("message", self.on_message)
-        pi.on("message_end", self.on_message)
-        pi.on("agent_end", self.on_message)
         pi.on("session_shutdown", self.on_session_shutdown)
 
     async def on_session_start(self, event: Any, ctx: Any) -> None:
@@ -91,9 +87,44 @@ class RecallExtension:
             if not self._registered:
                 self.pi.register_tool(self.tool)
                 self._registered = True
-            self._sweep(ctx)
+            self.started(ctx)
         except Exception as exc:
-            ctx.ui.notify(f"pi-memory recall failed to start: {exc}", "error")
+            ctx.ui.notify(f"pi-memory {self.kind} failed to start: {exc}", "error")
+
+    def started(self, ctx: Any) -> None:
+        """Called once the service is open and the tool registered (each ``session_start``)."""
+
+    async def on_session_shutdown(self, event: Any, ctx: Any) -> None:
+        service, self.service = self.service, None
+        if service is not None and self._shared:
+            await asyncio.to_thread(shared.release, service)
+
+
+class RecallExtension(ServiceExtension):
+    """One instance per loaded extension (the host builds a fresh one on /new, /resume, /reload).
+
+    ``config`` keys: the settings keys (``enabled``, ``url``, ``embedder``, ``batchSize``,
+    ``flushInterval``, ``decayRate``, ``rank``) plus, in process, ``service`` (a
+    :class:`RecallService` the host owns) or ``embedder`` (an :class:`Embedder` object).
+    """
+
+    def __init__(self, pi: ExtensionAPI, config: Mapping[str, Any] | None = None) -> None:
+        super().__init__(pi, config, SearchMemoryTool(lambda: self.service, self._rank))
+        self._session_id: str | None = None
+        self._source: str | None = None
+        self._cursor = 0
+        self.queued = 0
+        """Records handed to the service by this instance (tests and status)."""
+        pi.on("message", self.on_message)
+        pi.on("message_end", self.on_message)
+        pi.on("agent_end", self.on_message)
+
+    def _rank(self) -> str:
+        return self.settings.rank if self.settings else "relevance"
+
+    def started(self, ctx: Any) -> None:
+        """Queue the entries the session already has (a resumed or forked session)."""
+        self._sweep(ctx)
 
     def on_message(self, event: Any, ctx: Any) -> None:
         self._sweep(ctx)
@@ -119,16 +150,17 @@ class RecallExtension:
             self.queued += len(records)
 
     async def on_session_shutdown(self, event: Any, ctx: Any) -> None:
+        """Queue the rest; then a shared service is given back, one the host owns is flushed."""
         service = self.service
         if service is None:
             return
         try:
             self._sweep(ctx)
         finally:
-            self.service = None
             if self._shared:
-                await asyncio.to_thread(shared.release, service)
+                await super().on_session_shutdown(event, ctx)
             else:
+                self.service = None
                 await asyncio.to_thread(service.flush)
 
 
