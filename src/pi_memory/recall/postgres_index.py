@@ -18,22 +18,16 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
+from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
 from pi_memory.recall.text import content_terms, dense_query
 from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
 
 __all__ = ["PostgresIndex"]
-
-_COLUMNS = "seq, id, text, role, timestamp, session_id, metadata"
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _filter_sql(filters: Filters | None) -> tuple[str, list[Any]]:
@@ -197,7 +191,7 @@ class PostgresIndex:
         with self._lock:
             self._db.execute(
                 f"UPDATE {self._table} SET access_count = access_count + 1, last_access = %s WHERE id = ANY(%s)",
-                (when or _now(), list(ids)),
+                (when or now(), list(ids)),
             )
 
     # ------------------------------------------------------------------ reading
@@ -251,10 +245,11 @@ class PostgresIndex:
             found = {
                 row[0]: row
                 for row in self._db.execute(
-                    f"SELECT {_COLUMNS} FROM {self._table} WHERE seq = ANY(%s)", ([s for s, _ in ranked],)
+                    f"SELECT {COLUMNS} FROM {self._table} WHERE seq = ANY(%s)", ([s for s, _ in ranked],)
                 ).fetchall()
             }
-            return [_hit(found[s], max(0.0, min(1.0, cosines.get(s, 0.0))), score) for s, score in ranked if s in found]
+            return [hit_from_row(found[s], max(0.0, min(1.0, cosines.get(s, 0.0))), score)
+                    for s, score in ranked if s in found]
 
     def _neighbours(self, seqs: set[int]) -> dict[int, tuple[int | None, int | None]]:
         if not seqs:
@@ -274,8 +269,8 @@ class PostgresIndex:
         with self._lock:
             if not self._has_table():
                 return []
-            rows = self._db.execute(f"SELECT {_COLUMNS} FROM {self._table} WHERE id = ANY(%s)", (list(ids),))
-            found = {row[1]: _hit(row, 0.0, 0.0) for row in rows.fetchall()}
+            rows = self._db.execute(f"SELECT {COLUMNS} FROM {self._table} WHERE id = ANY(%s)", (list(ids),))
+            found = {row[1]: hit_from_row(row, 0.0, 0.0) for row in rows.fetchall()}
             return [found[i] for i in ids if i in found]
 
     def access_stats(self, ids: Sequence[str] | None = None) -> list[AccessStat]:
@@ -294,15 +289,12 @@ class PostgresIndex:
         while self._has_table():
             with self._lock:
                 rows = self._db.execute(
-                    f"SELECT {_COLUMNS} FROM {self._table} WHERE seq > %s ORDER BY seq LIMIT %s", (last, batch)
+                    f"SELECT {COLUMNS} FROM {self._table} WHERE seq > %s ORDER BY seq LIMIT %s", (last, batch)
                 ).fetchall()
             if not rows:
                 return
             last = rows[-1][0]
-            yield [
-                Record(id=r[1], text=r[2], role=r[3], timestamp=r[4], session_id=r[5], metadata=dict(r[6]))
-                for r in rows
-            ]
+            yield [record_from_row(r) for r in rows]
 
     def info(self) -> dict[str, Any]:
         with self._lock:
@@ -334,17 +326,3 @@ def _redact(url: str) -> str:
     scheme, _, credentials = head.partition("://")
     user = credentials.split(":", 1)[0]
     return f"{scheme}://{user}@{tail}"
-
-
-def _hit(row: tuple[Any, ...], similarity: float, score: float) -> Hit:
-    _, id_, text, role, timestamp, session_id, metadata = row
-    return Hit(
-        id=id_,
-        text=text,
-        similarity=similarity,
-        score=score,
-        role=role,
-        timestamp=timestamp,
-        session_id=session_id,
-        metadata=dict(metadata) if isinstance(metadata, dict) else {},
-    )

@@ -19,7 +19,6 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ import numpy.typing as npt
 from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import VectorCache, rank
+from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
 from pi_memory.recall.text import MAX_QUERY_TERMS, content_terms, dense_query, fts_match
 from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
 
@@ -65,12 +65,6 @@ CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF text ON messages BEGIN
     INSERT INTO messages_fts(rowid, text) VALUES (new.seq, new.text);
 END;
 """
-
-_COLUMNS = "seq, id, text, role, timestamp, session_id, metadata"
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _as_list(value: str | list[str]) -> list[str]:
@@ -257,7 +251,7 @@ class SQLiteIndex:
             self._bump_generation(db)
 
     def record_access(self, ids: Sequence[str], when: str | None = None) -> None:
-        stamp = when or _now()
+        stamp = when or now()
         with self._write() as db:
             db.executemany(
                 "UPDATE messages SET access_count = access_count + 1, last_access = ? WHERE id = ?",
@@ -319,7 +313,7 @@ class SQLiteIndex:
             return []
         seqs = [int(cache.seqs[r.position]) for r in ranked]
         rows = {row[0]: row for row in self._rows_by_seq(seqs)}
-        return [_hit(rows[s], r.similarity, r.score) for s, r in zip(seqs, ranked, strict=True) if s in rows]
+        return [hit_from_row(rows[s], r.similarity, r.score) for s, r in zip(seqs, ranked, strict=True) if s in rows]
 
     def _dense_candidates(
         self, vector: npt.NDArray[np.float32], filters: Filters | None, cache: VectorCache
@@ -423,7 +417,7 @@ class SQLiteIndex:
 
     def _rows_by_seq(self, seqs: list[int]) -> list[tuple[Any, ...]]:
         marks = ", ".join("?" * len(seqs))
-        return self._db.execute(f"SELECT {_COLUMNS} FROM messages WHERE seq IN ({marks})", seqs).fetchall()
+        return self._db.execute(f"SELECT {COLUMNS} FROM messages WHERE seq IN ({marks})", seqs).fetchall()
 
     def get(self, ids: Sequence[str]) -> list[Hit]:
         with self._lock:
@@ -431,8 +425,8 @@ class SQLiteIndex:
             for start in range(0, len(ids), 500):
                 chunk = list(ids[start : start + 500])
                 marks = ", ".join("?" * len(chunk))
-                for row in self._db.execute(f"SELECT {_COLUMNS} FROM messages WHERE id IN ({marks})", chunk):
-                    found[row[1]] = _hit(row, 0.0, 0.0)
+                for row in self._db.execute(f"SELECT {COLUMNS} FROM messages WHERE id IN ({marks})", chunk):
+                    found[row[1]] = hit_from_row(row, 0.0, 0.0)
             return [found[i] for i in ids if i in found]
 
     def access_stats(self, ids: Sequence[str] | None = None) -> list[AccessStat]:
@@ -453,15 +447,12 @@ class SQLiteIndex:
         while True:
             with self._lock:
                 rows = self._db.execute(
-                    f"SELECT {_COLUMNS} FROM messages WHERE seq > ? ORDER BY seq LIMIT ?", (last, batch)
+                    f"SELECT {COLUMNS} FROM messages WHERE seq > ? ORDER BY seq LIMIT ?", (last, batch)
                 ).fetchall()
             if not rows:
                 return
             last = rows[-1][0]
-            yield [
-                Record(id=r[1], text=r[2], role=r[3], timestamp=r[4], session_id=r[5], metadata=json.loads(r[6]))
-                for r in rows
-            ]
+            yield [record_from_row(r) for r in rows]
 
     def info(self) -> dict[str, Any]:
         with self._lock:
@@ -487,19 +478,6 @@ class SQLiteIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def _hit(row: tuple[Any, ...], similarity: float, score: float) -> Hit:
-    _, id_, text, role, timestamp, session_id, metadata = row
-    return Hit(
-        id=id_,
-        text=text,
-        similarity=similarity,
-        score=score,
-        role=role,
-        timestamp=timestamp,
-        session_id=session_id,
-        metadata=json.loads(metadata),
-    )
 
 
 def vectors_of(index: SQLiteIndex) -> npt.NDArray[np.float32]:
