@@ -40,7 +40,6 @@ Check = Callable[[str, "re.Match[str]"], bool]
 
 _MAX_TRIES = 24
 _MIN_LITERAL = 3
-_LETTER = re.compile(r"[^\W\d_]")  # what a whole-word anchor must not be followed by
 
 _use_automaton = _ahocorasick is not None
 
@@ -191,6 +190,17 @@ def _trie_pattern(words: Iterable[tuple[str, bool]]) -> str:
     return build(trie)
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """Rule tables indexed by rule order (see :meth:`RuleIndex.plan`)."""
+
+    rules: tuple[Rule, ...]
+    by_key: dict[str, tuple[int, ...]]  # anchor key -> indices of the rules it reaches
+    need_masks: tuple[int, ...]  # need bits each rule requires present in the view
+    window_needs: tuple[tuple[frozenset[str], ...], ...]  # needs each evaluation window must meet
+    literal_masks: dict[str, int]  # need literal -> bits of the needs it satisfies
+
+
 @dataclass
 class RuleIndex:
     """Rules grouped by anchor for one scope level, plus the anchor finders (built on first use)."""
@@ -244,34 +254,41 @@ class RuleIndex:
         return automaton
 
     @cached_property
-    def literals(self) -> tuple[Any, dict[int, int], dict[int, Need]]:
-        """The rules' need literals in one C automaton over the view, for :func:`_present`.
-
-        Returns ``(automaton, rule id -> need bit mask, rule id -> window need)``; every literal maps
-        to ``(literal, mask of the needs it belongs to)``. Needs with a literal shorter than
-        three characters are left out: they are in nearly every text and cost more to find than
-        the regex they would save."""
-        assert _ahocorasick is not None
-        masks: dict[str, int] = {}
-        rule_masks: dict[int, int] = {}
-        window: dict[int, Need] = {}
-        bits: dict[Need, int] = {}
+    def plan(self) -> _Plan:
+        """Per-rule tables for :func:`run_rules` (built on first use)."""
+        need_bits: dict[Need, int] = {}
+        literal_masks: dict[str, int] = {}
+        masks: list[int] = []
+        windows: list[tuple[frozenset[str], ...]] = []
         for r in self.rules:
             mask = 0
-            for need in r.needs:
-                if min(len(s) for s in need) < _MIN_LITERAL:
-                    continue
-                bit = bits.setdefault(need, 1 << len(bits))
+            # Needs with a literal shorter than three characters are left out: such literals are
+            # in nearly every text and cost more to find than the regex they would save.
+            usable = tuple(need for need in r.needs if min(len(s) for s in need) >= _MIN_LITERAL)
+            for need in usable:
+                bit = need_bits.setdefault(need, 1 << len(need_bits))
                 mask |= bit
                 for s in need:
-                    masks[s] = masks.get(s, 0) | bit
-                window.setdefault(id(r), need)
-            rule_masks[id(r)] = mask
+                    literal_masks[s] = literal_masks.get(s, 0) | bit
+            masks.append(mask)
+            windows.append(tuple(frozenset(need) for need in usable))
+        return _Plan(
+            rules=tuple(self.rules),
+            by_key={k: tuple(self.order[id(r)] for r in rules) for k, rules in self.by_anchor.items()},
+            need_masks=tuple(masks),
+            window_needs=tuple(windows),
+            literal_masks=literal_masks,
+        )
+
+    @cached_property
+    def literal_automaton(self) -> Any:
+        """Every need literal in one C automaton over the view; values are ``(literal, need bits)``."""
+        assert _ahocorasick is not None
         automaton = _ahocorasick.Automaton()
-        for lit, mask in masks.items():
+        for lit, mask in self.plan.literal_masks.items():
             automaton.add_word(lit, (lit, mask))
         automaton.make_automaton()
-        return automaton, rule_masks, window
+        return automaton
 
     @cached_property
     def fallback(self) -> re.Pattern[str]:
@@ -292,17 +309,18 @@ def find_anchors(index: RuleIndex, view: str) -> list[tuple[int, str]]:
 
 def _automaton_anchors(automaton: Any, titled: str) -> list[tuple[int, str]]:
     """Replay the trie regex's choices over the automaton's overlapping occurrences: a
-    whole-word key must not be followed by a letter, the longest valid key wins at a start,
-    and a match hides every start inside it."""
+    whole-word key must not be followed by a letter (``[^\\W\\d_]``, which is exactly
+    ``isalnum() and not isdecimal()``), the longest valid key wins at a start, and a match hides
+    every start inside it."""
     best: dict[int, tuple[int, str]] = {}
-    letter = _LETTER.match
+    last = len(titled) - 1
     for end, (key, size, stem) in automaton.iter(titled):
-        if not stem and letter(titled, end + 1) is not None:
-            continue
-        start = end - size + 1
-        old = best.get(start)
-        if old is None or old[0] < size:
-            best[start] = (size, key)
+        if not stem and end < last:
+            c = titled[end + 1]
+            if c.isalnum() and not c.isdecimal():
+                continue
+        # Occurrences arrive in order of their end, so a later one at the same start is longer.
+        best[end - size + 1] = (size, key)
     found: list[tuple[int, str]] = []
     pos = 0
     for start in sorted(best):
@@ -318,76 +336,114 @@ def run_rules(
 ) -> list[Hit]:
     """Evaluate the index over ``view``; at most one hit per rule, in no particular order.
 
-    Rules whose ``id()`` is in ``skip`` are not evaluated (the caller already has a hit for them)."""
+    Rules whose ``id()`` is in ``skip`` are not evaluated (the caller already has a hit for them).
+
+    Each rule reached by an anchor walks its own anchor positions in order: partners nearby,
+    then at most ``_MAX_TRIES`` bounded windows, then one last bounded search to the end of the
+    view. A rule whose needs are absent from the view is never tried, and a window that lacks
+    one of them is counted as a try without running the regex: neither can change a result.
+    """
     found = find_anchors(index, view)
     if not found:
         if counter is not None:
             counter[0] += len(view)
         return []
-    by_anchor = index.by_anchor
+    plan = index.plan
+    # Candidate positions per reached rule, in view order (``found`` is sorted).
+    candidates_of: dict[int, list[int]] = {}
+    rule_ids = plan.by_key
+    for p, key in found:
+        for i in rule_ids[key]:
+            ps = candidates_of.get(i)
+            if ps is None:
+                candidates_of[i] = [p]
+            else:
+                ps.append(p)
+    if skip:
+        order = index.order
+        for rid in skip:
+            candidates_of.pop(order.get(rid, -1), None)
+    if _use_automaton:
+        seen = {v for _, v in index.literal_automaton.iter(view)}
+        present = 0
+        for _, bits in seen:
+            present |= bits
+        present_literals = {lit for lit, _ in seen}
+    else:
+        present, present_literals = _present_lazily(plan, candidates_of, view)
     positions: dict[str, list[int]] | None = None
     n = len(view)
-    done: set[int] = set(skip) if skip else set()
-    tries: dict[int, int] = {}
-    literal_in: dict[str, bool] = {}
-    if _use_automaton:
-        automaton, rule_masks, first_need = index.literals
-        seen = {v for _, v in automaton.iter(view)}
-        present_lits = {lit for lit, _ in seen}
-        present = 0
-        for _, mask in seen:
-            present |= mask
-    # Per rule reached: the literals of its most selective need that occur in the view, which a
-    # window must contain before the regex runs (``()``: no window check).
-    window_needs: dict[int, tuple[str, ...]] = {}
     hits: list[Hit] = []
     work = n
-    for p, key in found:
-        for r in by_anchor[key]:
-            rid = id(r)
-            if rid in done:
+    rules, need_masks, window_needs = plan.rules, plan.need_masks, plan.window_needs
+    for i, candidates in candidates_of.items():
+        mask = need_masks[i]
+        if mask & present != mask:  # a need is absent: no match anywhere in the view
+            continue
+        r = rules[i]
+        if r.requires is not None and r.requires not in view:
+            continue
+        near: list[int] | None = None
+        if r.partners:
+            if positions is None:
+                positions = _partner_positions(index, found)
+            near = sorted(p for k in r.partners if k in positions for p in positions[k])
+            if not near:
                 continue
-            wanted = window_needs.get(rid)
-            if wanted is None:
-                if r.requires is not None:
-                    ok = literal_in.get(r.requires)
-                    if ok is None:
-                        ok = literal_in[r.requires] = r.requires in view
-                    if not ok:
-                        done.add(rid)
-                        continue
-                if _use_automaton:
-                    mask = rule_masks[rid]
-                    if mask & present != mask:  # a need is absent: no match anywhere in the view
-                        done.add(rid)
-                        continue
-                    need = first_need.get(rid)
-                    wanted = tuple(s for s in need if s in present_lits) if need else ()
-                else:
-                    wanted = ()
-                window_needs[rid] = wanted
-            if r.partners:
-                if positions is None:
-                    positions = _partner_positions(index, found)
-                if not _near(positions, r, p):
+        wanted = [here for need in window_needs[i] if len(here := need & present_literals) < 8][:2]
+        back, fwd, anchored = r.back, r.fwd, r.back == 0
+        t = 0
+        for p in candidates:
+            if near is not None:
+                j = bisect_left(near, p - r.partner_back)
+                if j == len(near) or near[j] > p + r.partner_fwd:
                     continue
-            t = tries.get(rid, 0) + 1
-            tries[rid] = t
-            if t > _MAX_TRIES:
-                lo, hi = max(0, p - r.back), n  # one last bounded search to the end, then stop
-                done.add(rid)
-            else:
-                lo, hi = max(0, p - r.back), min(n, p + r.fwd)
+            t += 1
+            last = t > _MAX_TRIES
+            lo = p - back if p > back else 0
+            hi = n if last or p + fwd > n else p + fwd
             work += hi - lo
-            if wanted and not any(view.find(s, lo, hi) >= 0 for s in wanted):
-                continue
-            span = _evaluate(r, view, lo, hi, anchored=r.back == 0 and t <= _MAX_TRIES)
+            if wanted and not _window_has(view, lo, hi, wanted):
+                span = None
+            else:
+                span = _evaluate(r, view, lo, hi, anchored=anchored and not last)
             if span is not None:
                 hits.append(Hit(r, span[0], span[1]))
-                done.add(rid)
+                break
+            if last:
+                break
     if counter is not None:
         counter[0] += work
     return hits
+
+
+def _window_has(view: str, lo: int, hi: int, wanted: list[frozenset[str]]) -> bool:
+    """Does ``view[lo:hi]`` contain a literal of every need in ``wanted``?"""
+    find = view.find
+    for need in wanted:
+        for s in need:
+            if find(s, lo, hi) >= 0:
+                break
+        else:
+            return False
+    return True
+
+
+def _present_lazily(plan: _Plan, reached: Iterable[int], view: str) -> tuple[int, set[str]]:
+    """Pure-Python stand-in for the literal automaton: ``in`` checks for the reached rules only."""
+    present = 0
+    literals: set[str] = set()
+    checked: dict[str, bool] = {}
+    for i in reached:
+        for need in plan.window_needs[i]:
+            for s in need:
+                ok = checked.get(s)
+                if ok is None:
+                    ok = checked[s] = s in view
+                    if ok:
+                        literals.add(s)
+                        present |= plan.literal_masks[s]
+    return present, literals
 
 
 def _partner_positions(index: RuleIndex, found: list[tuple[int, str]]) -> dict[str, list[int]]:
@@ -402,17 +458,6 @@ def _partner_positions(index: RuleIndex, found: list[tuple[int, str]]) -> dict[s
             if alias in wanted:
                 positions.setdefault(alias, []).append(p)
     return positions
-
-
-def _near(positions: dict[str, list[int]], r: Rule, p: int) -> bool:
-    lo, hi = p - r.partner_back, p + r.partner_fwd
-    for partner in r.partners:
-        ps = positions.get(partner)
-        if ps:
-            i = bisect_left(ps, lo)
-            if i < len(ps) and ps[i] <= hi:
-                return True
-    return False
 
 
 def _evaluate(r: Rule, view: str, lo: int, hi: int, anchored: bool = False) -> tuple[int, int] | None:

@@ -60,6 +60,8 @@ _LAYOUT_HINT = re.compile(r"[a-z][ .][a-z][ .][a-z][ .][a-z]")
 
 _LEET_HINT = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
 _LEET_TOKEN = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*?(?:[a-z][0-9@$]|[0-9@$][a-z]))[a-z0-9@$]++")
+_LEET_RUN = re.compile(r"[a-z0-9@$]*+")
+_LEET_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b",
                        "9": "g", "@": "a", "$": "s"})
 
@@ -125,13 +127,35 @@ def leet_view(folded: str, vocabulary: frozenset[str] = frozenset()) -> str | No
 
     With a ``vocabulary``, the view is built only when some decoded token is one of those words
     (``1gn0r3`` → ``ignore``): version strings such as ``v2`` or ``x64`` then cost nothing."""
-    if _LEET_HINT.search(folded) is None:
-        return None
-    tokens = _LEET_TOKEN.findall(folded)
-    if vocabulary and not any(t.translate(_LEET) in vocabulary for t in tokens):
+    if vocabulary:
+        if not _has_leet_word(folded, vocabulary):
+            return None
+    elif _LEET_HINT.search(folded) is None:
         return None
     out = _LEET_TOKEN.sub(lambda m: m.group().translate(_LEET), folded)
     return out if out != folded else None
+
+
+def _has_leet_word(folded: str, vocabulary: frozenset[str]) -> bool:
+    """Is some ``_LEET_TOKEN`` of ``folded`` a vocabulary word once decoded?
+
+    Same answer as testing every ``_LEET_TOKEN.findall`` token, without running that
+    lookahead-per-position regex over the whole text: every such token is the maximal
+    ``[a-z0-9@$]`` run around a letter/digit adjacency, and ``_LEET_HINT`` finds one in each."""
+    covered = 0
+    for m in _LEET_HINT.finditer(folded):
+        i = m.start()
+        if i < covered:
+            continue
+        start = i
+        while start > 0 and folded[start - 1] in _LEET_CHARS:
+            start -= 1
+        run = _LEET_RUN.match(folded, i)
+        end = run.end() if run is not None else m.end()
+        covered = end
+        if folded[start:end].translate(_LEET) in vocabulary:
+            return True
+    return False
 
 
 def decoded_views(raw: str, folded: str) -> list[tuple[str, str]]:
