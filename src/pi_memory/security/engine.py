@@ -40,6 +40,7 @@ Check = Callable[[str, "re.Match[str]"], bool]
 
 _MAX_TRIES = 24
 _MIN_LITERAL = 3
+_WARMUP_VIEWS = 16
 
 _use_automaton = _ahocorasick is not None
 
@@ -195,7 +196,6 @@ class _Plan:
     """Rule tables indexed by rule order (see :meth:`RuleIndex.plan`)."""
 
     rules: tuple[Rule, ...]
-    by_key: dict[str, tuple[int, ...]]  # anchor key -> indices of the rules it reaches
     need_masks: tuple[int, ...]  # need bits each rule requires present in the view
     window_needs: tuple[tuple[frozenset[str], ...], ...]  # needs each evaluation window must meet
     literal_masks: dict[str, int]  # need literal -> bits of the needs it satisfies
@@ -211,6 +211,7 @@ class RuleIndex:
     aliases: dict[str, tuple[str, ...]] = field(init=False)
     partner_keys: frozenset[str] = field(init=False)
     _kinds: dict[str, bool] = field(init=False, repr=False)
+    _views: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.order = {id(r): i for i, r in enumerate(self.rules)}
@@ -226,8 +227,11 @@ class RuleIndex:
                 kinds[key] = kinds.get(key, False) or _is_stem(key.lower())
         # A finder reports only the longest anchor at a position ("Api_Key" hides "Api"), so a
         # key also stands for every shorter key that is a whole word at its start.
+        # Shorter keys that end where the key has a non-letter, in key order (linear, not K²).
+        rank = {k: i for i, k in enumerate(groups)}
         self.aliases = {
-            k: tuple(p for p in groups if p != k and k.startswith(p) and not k[len(p)].isalpha())
+            k: tuple(sorted((k[:j] for j in range(1, len(k)) if not k[j].isalpha() and k[:j] in rank),
+                            key=rank.__getitem__))
             for k in groups
         }
         self.by_anchor = {
@@ -254,8 +258,23 @@ class RuleIndex:
         return automaton
 
     @cached_property
+    def rule_ids(self) -> dict[str, tuple[int, ...]]:
+        """Anchor key -> indices (rule order) of the rules it reaches."""
+        return {k: tuple(self.order[id(r)] for r in rules) for k, rules in self.by_anchor.items()}
+
+    def warm(self) -> bool:
+        """Count a view; ``True`` once enough views went by to pay for :attr:`plan`.
+
+        Building the need tables parses every rule regex (~80 ms); a process that scans one
+        note should not pay that, and the needs only prune work, never change a result."""
+        if self._views >= _WARMUP_VIEWS:
+            return True
+        self._views += 1
+        return False
+
+    @cached_property
     def plan(self) -> _Plan:
-        """Per-rule tables for :func:`run_rules` (built on first use)."""
+        """Per-rule need tables for :func:`run_rules` (built after the warm-up)."""
         need_bits: dict[Need, int] = {}
         literal_masks: dict[str, int] = {}
         masks: list[int] = []
@@ -274,7 +293,6 @@ class RuleIndex:
             windows.append(tuple(frozenset(need) for need in usable))
         return _Plan(
             rules=tuple(self.rules),
-            by_key={k: tuple(self.order[id(r)] for r in rules) for k, rules in self.by_anchor.items()},
             need_masks=tuple(masks),
             window_needs=tuple(windows),
             literal_masks=literal_masks,
@@ -348,10 +366,9 @@ def run_rules(
         if counter is not None:
             counter[0] += len(view)
         return []
-    plan = index.plan
     # Candidate positions per reached rule, in view order (``found`` is sorted).
     candidates_of: dict[int, list[int]] = {}
-    rule_ids = plan.by_key
+    rule_ids = index.rule_ids
     for p, key in found:
         for i in rule_ids[key]:
             ps = candidates_of.get(i)
@@ -363,23 +380,31 @@ def run_rules(
         order = index.order
         for rid in skip:
             candidates_of.pop(order.get(rid, -1), None)
-    if _use_automaton:
-        seen = {v for _, v in index.literal_automaton.iter(view)}
-        present = 0
-        for _, bits in seen:
-            present |= bits
-        present_literals = {lit for lit, _ in seen}
-    else:
-        present, present_literals = _present_lazily(plan, candidates_of, view)
+    need_masks: tuple[int, ...] | None = None
+    present = 0
+    present_literals: set[str] = set()
+    if index.warm():
+        plan = index.plan
+        need_masks, window_needs = plan.need_masks, plan.window_needs
+        if _use_automaton:
+            seen = {v for _, v in index.literal_automaton.iter(view)}
+            for _, bits in seen:
+                present |= bits
+            present_literals = {lit for lit, _ in seen}
+        else:
+            present, present_literals = _present_lazily(plan, candidates_of, view)
     positions: dict[str, list[int]] | None = None
     n = len(view)
     hits: list[Hit] = []
     work = n
-    rules, need_masks, window_needs = plan.rules, plan.need_masks, plan.window_needs
+    rules = index.rules
     for i, candidates in candidates_of.items():
-        mask = need_masks[i]
-        if mask & present != mask:  # a need is absent: no match anywhere in the view
-            continue
+        wanted: list[frozenset[str]] = []
+        if need_masks is not None:
+            mask = need_masks[i]
+            if mask & present != mask:  # a need is absent: no match anywhere in the view
+                continue
+            wanted = [here for need in window_needs[i] if len(here := need & present_literals) < 8][:2]
         r = rules[i]
         if r.requires is not None and r.requires not in view:
             continue
@@ -390,7 +415,6 @@ def run_rules(
             near = sorted(p for k in r.partners if k in positions for p in positions[k])
             if not near:
                 continue
-        wanted = [here for need in window_needs[i] if len(here := need & present_literals) < 8][:2]
         back, fwd, anchored = r.back, r.fwd, r.back == 0
         t = 0
         for p in candidates:
