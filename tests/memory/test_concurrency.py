@@ -22,6 +22,9 @@ from pi_memory.memory.lock import lock_dir_for
 
 LIMIT = 1_000_000
 
+# Every test runs under both ways of publishing the lock directory (tests/memory/conftest.py).
+pytestmark = pytest.mark.usefixtures("lock_mode")
+
 PROCESS_WRITER = """
 import os, sys, time
 from pi_memory.memory import MemoryStore

@@ -20,8 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from pi_memory.memory import files as filesmod
 from pi_memory.memory import lock as lockmod
 from pi_memory.memory.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for
+
+# Every test runs under both ways of publishing the lock directory (tests/memory/conftest.py).
+pytestmark = pytest.mark.usefixtures("lock_mode")
 
 HOLDER = """
 import sys
@@ -426,6 +430,54 @@ with lock.file_lock(sys.argv[1]):
 """
 
 
+# ---- the mkdir fallback's own crash points (no private directory, the record follows the mkdir)
+
+KILL_BETWEEN_MKDIR_AND_RECORD = """
+import os, signal, sys
+from pi_memory.memory import lock
+
+assert lock._renameat2 is None, "the test process did not force the mkdir fallback"
+
+def die_before_the_record(held):
+    os.kill(os.getpid(), signal.SIGKILL)  # the lock dir exists; no record names it
+
+lock._write_owner_fresh = die_before_the_record
+with lock.file_lock(sys.argv[1]):
+    pass
+"""
+
+KILL_RIGHT_AFTER_THE_RECORD = """
+import os, signal, sys
+from pi_memory.memory import lock
+
+real_write_owner = lock._write_owner_fresh
+
+def record_then_die(held):
+    real_write_owner(held)
+    os.kill(os.getpid(), signal.SIGKILL)  # lock dir and its record exist
+
+lock._write_owner_fresh = record_then_die
+with lock.file_lock(sys.argv[1]):
+    pass
+"""
+
+KILL_DURING_REFRESH = """
+import os, signal, sys
+from pi_memory.memory import lock
+
+real_replace = os.replace
+
+def die_instead_of_renaming_the_record(src, dst, *args, **kwargs):
+    if ".lock.owner." in os.path.basename(str(dst)):
+        os.kill(os.getpid(), signal.SIGKILL)  # the new temp record is written, not yet in place
+    return real_replace(src, dst, *args, **kwargs)
+
+with lock.file_lock(sys.argv[1]) as held:
+    os.replace = die_instead_of_renaming_the_record
+    held.refresh()
+"""
+
+
 def _crash(script: str, target: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", script, str(target)], check=False)
     assert proc.returncode == -signal.SIGKILL
@@ -437,17 +489,84 @@ def _age_debris(directory: Path) -> None:
             backdate(directory / name, 3600)
 
 
+@pytest.mark.lock_modes("renameat2")
 def test_holder_killed_before_publishing_never_leaves_a_lock(target: Path) -> None:
     _crash(KILL_BEFORE_PUBLISHING, target)
     assert not lock_dir_for(target).exists()
     assert take_once(target)
 
 
+@pytest.mark.lock_modes("renameat2")
 def test_holder_killed_right_after_publishing_is_taken_over_at_once(target: Path) -> None:
     _crash(KILL_RIGHT_AFTER_PUBLISHING, target)
     assert lock_dir_for(target).is_dir()
     assert json.loads(owner_path(target).read_text())["inode"] == lock_dir_for(target).stat().st_ino
     assert take_once(target)
+
+
+def test_holder_killed_in_the_middle_of_a_refresh_is_taken_over_at_once(target: Path) -> None:
+    """The refresh writes a record naming the old and the new mtime before it touches the dir."""
+    _crash(KILL_DURING_REFRESH, target)
+    assert lock_dir_for(target).is_dir()
+    assert take_once(target)
+
+
+@pytest.mark.lock_modes("mkdir")
+def test_fallback_holder_killed_between_mkdir_and_record_leaves_a_lock_only_staleness_clears(target: Path) -> None:
+    """The fallback's documented window: such a lock looks like a Node holder's and waits 30 s."""
+    _crash(KILL_BETWEEN_MKDIR_AND_RECORD, target)
+    lock_dir = lock_dir_for(target)
+    assert lock_dir.is_dir()
+    assert not [n for n in lock_debris(target.parent) if n.startswith("MEMORY.md.lock.owner.")]
+    assert not take_once(target)  # fresh and unrecorded: respected
+    backdate(lock_dir, STALE_SECONDS + 1)
+    assert take_once(target)
+    assert not lock_dir.exists()
+
+
+@pytest.mark.lock_modes("mkdir")
+def test_fallback_holder_killed_right_after_its_record_is_taken_over_at_once(target: Path) -> None:
+    _crash(KILL_RIGHT_AFTER_THE_RECORD, target)
+    assert json.loads(owner_path(target).read_text())["inode"] == lock_dir_for(target).stat().st_ino
+    assert take_once(target)
+    assert lock_debris(target.parent) == []
+
+
+@pytest.mark.lock_modes("renameat2")
+def test_primary_mode_really_publishes_with_renameat2(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guards the parametrisation: the renameat2 runs must not be silently running the fallback."""
+    outcomes: list[bool | None] = []
+    real_publish = lockmod._publish
+
+    def spy(private: Path, public: Path) -> bool | None:
+        outcomes.append(real_publish(private, public))
+        return outcomes[-1]
+
+    monkeypatch.setattr(lockmod, "_publish", spy)
+    with file_lock(target):
+        pass
+    assert outcomes == [True]
+
+
+@pytest.mark.lock_modes("renameat2")
+def test_a_filesystem_refusing_noreplace_falls_back_to_mkdir_and_remembers(
+    target: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """renameat2 exists but this directory's filesystem answers EINVAL: mkdir, and no retry per lock."""
+    calls: list[Path] = []
+
+    def unsupported(private: Path, public: Path) -> bool | None:
+        calls.append(public)
+        return None
+
+    monkeypatch.setattr(lockmod, "_publish", unsupported)
+    for _ in range(3):
+        with file_lock(target) as held:
+            assert held.lock_dir == lock_dir_for(target)
+            assert json.loads(held.owner_file.read_text())["mtimeNs"] == held.lock_dir.stat().st_mtime_ns
+            assert not take_once(target)
+    assert len(calls) == 1
+    assert lock_debris(target.parent) == []
 
 
 def test_holder_killed_after_rmdir_in_release_leaves_only_a_harmless_record(target: Path) -> None:
@@ -458,19 +577,24 @@ def test_holder_killed_after_rmdir_in_release_leaves_only_a_harmless_record(targ
 
 
 @pytest.mark.parametrize("script", [KILL_BEFORE_PUBLISHING, KILL_AFTER_RMDIR_IN_RELEASE])
-def test_crash_debris_is_swept_once_old_and_kept_while_young(target: Path, script: str) -> None:
+def test_crash_debris_is_swept_once_old_and_kept_while_young(target: Path, script: str, lock_mode: str) -> None:
     """Leftovers of a crash (private dir, half-written or orphaned record) must not pile up."""
     from pi_memory.memory import MemoryStore
 
+    if script is KILL_BEFORE_PUBLISHING and lock_mode == "mkdir":
+        script = KILL_DURING_REFRESH  # no private directory in the fallback: its temp-record debris
     _crash(script, target)
     debris = lock_debris(target.parent)
     assert debris, "the fault injection left nothing to sweep"
     assert MemoryStore(target.parent).add("memory", "young debris is kept")["success"]
     # A young private dir could belong to a writer that is still publishing: kept. (A dead
     # record may legitimately be overwritten when the next lock dir reuses its inode.)
-    private = [n for n in debris if not n.startswith("MEMORY.md.lock.owner.")]
+    private = [n for n in debris if not n.startswith("MEMORY.md.lock.owner.") and n != "MEMORY.md.lock"]
     assert set(private) <= set(lock_debris(target.parent))
     _age_debris(target.parent)
+    # Within 30 s of its last sweep a process does not scan again (see the next test).
+    lockmod._last_sweep.clear()
+    filesmod._last_temp_sweep.clear()
     assert MemoryStore(target.parent).add("memory", "old debris is swept")["success"]
     assert lock_debris(target.parent) == [], "crash debris never cleaned"
 

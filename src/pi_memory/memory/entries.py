@@ -57,7 +57,7 @@ def joined_length(entries: list[str]) -> int:
     """Budget size: length of the joined text in code points, delimiters included."""
     if not entries:
         return 0
-    return sum(len(e) for e in entries) + len(ENTRY_DELIMITER) * (len(entries) - 1)
+    return sum(map(len, entries)) + len(ENTRY_DELIMITER) * (len(entries) - 1)
 
 
 def contains_delimiter(content: str) -> bool:
@@ -69,6 +69,22 @@ def contains_delimiter(content: str) -> bool:
     return ENTRY_DELIMITER in "\n" + content + "\n"
 
 
+def _piece_drift(pieces: list[str], char_limit: int) -> str | None:
+    # Trimming only removes whitespace, so the rewrite keeps every non-whitespace
+    # character exactly when no piece is blank (a blank piece drops one `§`).
+    if not all(pieces):
+        return "empty entry or stray delimiter"
+    for entry in pieces:
+        # Only a piece that starts or ends with '§' can hold a delimiter line at its edge
+        # (split() already removed every inner one): test those alone.
+        if (entry[0] == "§" or entry[-1] == "§") and contains_delimiter(entry):
+            return "a '§' line at the edge of an entry would move entry boundaries"
+    for entry in pieces:
+        if len(entry) > char_limit:
+            return f"an entry of {len(entry):,} chars is longer than the {char_limit:,}-char limit"
+    return None
+
+
 def drift_reason(raw: str, char_limit: int) -> str | None:
     """Why ``raw`` would not round-trip through the tools, or ``None`` when it does.
 
@@ -77,18 +93,18 @@ def drift_reason(raw: str, char_limit: int) -> str | None:
     """
     if not js_trim(raw):
         return None
-    # Trimming only removes whitespace, so the rewrite keeps every non-whitespace
-    # character exactly when no piece is blank (a blank piece drops one `§`).
+    return _piece_drift([js_trim(piece) for piece in raw.split(ENTRY_DELIMITER)], char_limit)
+
+
+def parse_checked(raw: str, char_limit: int) -> tuple[list[str], str | None]:
+    """``(parse_entries(raw), drift_reason(raw, char_limit))`` with one split of the text.
+
+    A mutation needs both, under the lock, on every call.
+    """
+    if not js_trim(raw):
+        return [], None
     pieces = [js_trim(piece) for piece in raw.split(ENTRY_DELIMITER)]
-    if not all(pieces):
-        return "empty entry or stray delimiter"
-    for entry in pieces:
-        if contains_delimiter(entry):
-            return "a '§' line at the edge of an entry would move entry boundaries"
-    for entry in pieces:
-        if len(entry) > char_limit:
-            return f"an entry of {len(entry):,} chars is longer than the {char_limit:,}-char limit"
-    return None
+    return dedupe(piece for piece in pieces if piece), _piece_drift(pieces, char_limit)
 
 
 def is_canonical(raw: str) -> bool:

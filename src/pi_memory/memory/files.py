@@ -24,6 +24,9 @@ _TEMP_PREFIX = ".mem_"
 _TEMP_SUFFIX = ".tmp"
 _ORPHAN_TEMP_AGE = 300.0
 _NEW_FILE_MODE = 0o600
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_SWEEP_EVERY = 30.0
+_last_temp_sweep: dict[str, float] = {}
 
 
 def default_memory_dir() -> Path:
@@ -42,6 +45,33 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def _replace_file(real: Path, data: bytes, mode: int, *, durable: bool) -> None:
+    """Write ``data`` to a temp file beside ``real`` (fsynced) and rename it over ``real``.
+
+    The directory is *not* fsynced here: the caller does it, possibly after
+    releasing a lock, so the rename's journal commit also carries the lock's
+    own bookkeeping instead of costing one more.
+    """
+    tmp = real.parent / f"{_TEMP_PREFIX}{secrets.token_hex(6)}{_TEMP_SUFFIX}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, mode)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if os.fstat(fd).st_mode & 0o7777 != mode:
+                os.fchmod(fd, mode)  # the umask narrowed it; set before the fsync so it lasts
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(tmp, real)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
     """Replace ``path`` with ``text`` (UTF-8) atomically; never leaves a temp file.
 
@@ -56,36 +86,42 @@ def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
         mode = real.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = _NEW_FILE_MODE
-    tmp = directory / f"{_TEMP_PREFIX}{secrets.token_hex(6)}{_TEMP_SUFFIX}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
-            fh.flush()
-            if durable:
-                os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, real)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+    _replace_file(real, text.encode("utf-8"), mode, durable=durable)
     if durable:
         fsync_dir(directory)
 
 
+def _read_with_mode(path: Path) -> tuple[RawText, int | None]:
+    """``path``'s content as a :class:`RawText` and its permission bits (None when missing or unreadable).
+
+    One open, one fstat and the reads: this runs inside the lock on every mutation.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC)
+    except FileNotFoundError:
+        return RawText(), None
+    except OSError as exc:
+        return RawText(exists=True, error=f"{path.name} could not be read ({exc.strerror or exc})"), None
+    try:
+        st = os.fstat(fd)
+        chunks = [os.read(fd, st.st_size + 1)]
+        while chunks[-1]:
+            chunks.append(os.read(fd, max(st.st_size, 65536)))
+    except OSError as exc:
+        return RawText(exists=True, error=f"{path.name} could not be read ({exc.strerror or exc})"), None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    mode = st.st_mode & 0o7777
+    try:
+        return RawText(text=data.decode("utf-8"), exists=True), mode
+    except UnicodeDecodeError:
+        return RawText(text=data.decode("utf-8", errors="replace"), exists=True, invalid=data), mode
+
+
 def read_raw(path: Path) -> RawText:
     """Read ``path`` without ever raising: missing, unreadable and invalid UTF-8 are states."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return RawText()
-    except OSError as exc:
-        return RawText(exists=True, error=f"{path.name} could not be read ({exc.strerror or exc})")
-    try:
-        return RawText(text=data.decode("utf-8"), exists=True)
-    except UnicodeDecodeError:
-        return RawText(text=data.decode("utf-8", errors="replace"), exists=True, invalid=data)
+    return _read_with_mode(path)[0]
 
 
 def write_backup(path: Path, raw: RawText) -> Path:
@@ -127,14 +163,32 @@ def remove_orphan_temps(directory: Path, max_age: float = _ORPHAN_TEMP_AGE) -> N
                 tmp.unlink()
 
 
+def _sweep_temps_now_and_then(directory: Path) -> None:
+    """:func:`remove_orphan_temps`, at most every ``_SWEEP_EVERY`` s per directory and process.
+
+    Orphans only arise from a writer killed mid-write and only go once five
+    minutes old, so scanning the directory on every mutation bought nothing.
+    """
+    now = time.monotonic()
+    key = str(directory)
+    last = _last_temp_sweep.get(key)
+    if last is None or now - last >= _SWEEP_EVERY:
+        _last_temp_sweep[key] = now
+        remove_orphan_temps(directory)
+
+
 class _FileTransaction:
-    def __init__(self, path: Path, durable: bool) -> None:
+    def __init__(self, path: Path, real: Path, durable: bool) -> None:
         self.path = path
+        self.real = real
         self.durable = durable
-        self.raw = read_raw(path)
+        self.raw, mode = _read_with_mode(real)
+        self.mode = _NEW_FILE_MODE if mode is None else mode
+        self.written = False
 
     def write(self, text: str) -> None:
-        atomic_write_text(self.path, text, durable=self.durable)
+        _replace_file(self.real, text.encode("utf-8"), self.mode, durable=self.durable)
+        self.written = True
 
     def backup(self, raw: RawText) -> str:
         try:
@@ -172,11 +226,23 @@ class FileBackend:
 
     @contextlib.contextmanager
     def transaction(self, target: str, timeout: float) -> Iterator[_FileTransaction]:
+        """Lock, read, let the caller write; fsync the directory once the lock is released.
+
+        The directory fsync makes the rename durable before the caller reports
+        success. It runs after the release on purpose: a writer that takes the
+        lock meanwhile reads (and rewrites) our already-renamed content, so
+        nothing it does can lose our write, and our release's ``rmdir`` and
+        record ``unlink`` ride in the same journal commit as the rename.
+        """
         self.prepare()
         path = self.path(target)
+        real = Path(os.path.realpath(path))
         try:
-            with file_lock(path, timeout=timeout):
-                remove_orphan_temps(self.dir)
-                yield _FileTransaction(path, self.durable)
+            with file_lock(real, timeout=timeout, resolved=True):
+                _sweep_temps_now_and_then(real.parent)
+                txn = _FileTransaction(path, real, self.durable)
+                yield txn
         except LockBusy as exc:
             raise BackendBusy(str(exc)) from exc
+        if txn.written and self.durable:
+            fsync_dir(real.parent)

@@ -20,7 +20,14 @@ Additions that stay invisible to Node:
   recorded, and only then renamed to ``<file>.lock`` with ``renameat2``'s
   ``RENAME_NOREPLACE`` — so there is no moment at which our lock exists without
   its record, and a holder killed at any instant is recognised as dead. Where
-  ``renameat2`` is unavailable the lock falls back to a plain ``mkdir``.
+  ``renameat2`` is unavailable (not Linux, or a filesystem without
+  ``RENAME_NOREPLACE``) the lock falls back to a plain ``mkdir`` followed by the
+  record: a holder killed between those two steps leaves a lock that only the
+  30 s rule clears, as a Node holder's would.
+
+The fallback is chosen automatically. Tests force it with the environment
+variable ``_PI_MEMORY_LOCK_MKDIR=1`` (read at import, so it reaches
+subprocesses too) or by setting ``_renameat2`` to ``None``.
 """
 
 from __future__ import annotations
@@ -75,7 +82,11 @@ def _load_renameat2() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
     return func
 
 
-_renameat2 = _load_renameat2()
+# Private test switch: "1" makes every lock use the mkdir fallback, as on a system without renameat2.
+_FORCE_MKDIR = os.environ.get("_PI_MEMORY_LOCK_MKDIR") == "1"
+_renameat2 = None if _FORCE_MKDIR else _load_renameat2()
+# Directories whose filesystem refused RENAME_NOREPLACE: later locks there go straight to mkdir.
+_no_noreplace: set[str] = set()
 
 
 def _publish(private: Path, public: Path) -> bool | None:
@@ -149,22 +160,29 @@ class HeldLock:
     stale: float
     compromised: bool = False
     _last_refresh: float = field(default_factory=time.monotonic)
+    # Refresh (a background thread) and release never interleave: release trusts mtime_ns.
+    _guard: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def refresh(self) -> None:
         """Touch the lock directory's mtime, as proper-lockfile's holder does."""
-        try:
-            st = self.lock_dir.stat()
-        except FileNotFoundError:
-            self.compromised = True
-            return
-        if st.st_ino != self.inode or st.st_mtime_ns != self.mtime_ns:
-            self.compromised = True
-            return
-        now_ns = time.time_ns()
-        os.utime(self.lock_dir, ns=(now_ns, now_ns))
-        self.mtime_ns = self.lock_dir.stat().st_mtime_ns
-        _write_owner(self)
-        self._last_refresh = time.monotonic()
+        with self._guard:
+            try:
+                st = self.lock_dir.stat()
+            except FileNotFoundError:
+                self.compromised = True
+                return
+            if st.st_ino != self.inode or st.st_mtime_ns != self.mtime_ns:
+                self.compromised = True
+                return
+            # Record first, naming the current mtime and the coming one, then touch: a holder
+            # killed between the two still leaves a record that matches its directory.
+            now_ns = time.time_ns()
+            _write_owner(self, now_ns, previous_mtime_ns=self.mtime_ns)
+            os.utime(self.lock_dir, ns=(now_ns, now_ns))
+            self.mtime_ns = self.lock_dir.stat().st_mtime_ns
+            if self.mtime_ns != now_ns:  # a filesystem with coarser timestamps rounded it
+                _write_owner(self, self.mtime_ns, previous_mtime_ns=now_ns)
+            self._last_refresh = time.monotonic()
 
 
 class _Refresher:
@@ -204,15 +222,18 @@ def owner_record_path(lock_dir: Path, inode: int) -> Path:
     return lock_dir.with_name(f"{lock_dir.name}.owner.{inode}")
 
 
-def _write_owner(held: HeldLock) -> None:
+def _write_owner(held: HeldLock, mtime_ns: int, *, previous_mtime_ns: int | None = None) -> None:
+    """Replace ``held``'s record atomically; ``previous_mtime_ns`` is accepted as a match too."""
     record = {
         "pid": os.getpid(),
         "start": _process_start_ticks(os.getpid()),
         "host": socket.gethostname(),
         "token": held.token,
         "inode": held.inode,
-        "mtimeNs": held.mtime_ns,
+        "mtimeNs": mtime_ns,
     }
+    if previous_mtime_ns is not None:
+        record["previousMtimeNs"] = previous_mtime_ns
     tmp = held.owner_file.with_name(f".{held.owner_file.name}.{held.token}.tmp")
     tmp.write_text(json.dumps(record))
     os.replace(tmp, held.owner_file)
@@ -222,7 +243,7 @@ _RECORD_BASE: dict[str, object] = {}
 
 
 def _write_owner_fresh(held: HeldLock) -> None:
-    """The record of a not-yet-published directory: no reader can see it half-written."""
+    """Write a new record in place (the first record of a lock: no temp file, no rename)."""
     if not _RECORD_BASE or _RECORD_BASE.get("pid") != os.getpid():
         _RECORD_BASE.clear()
         _RECORD_BASE.update(
@@ -244,7 +265,9 @@ def _owner_is_dead(lock_dir: Path, st: os.stat_result) -> bool:
         return False
     if not isinstance(record, dict) or record.get("host") != socket.gethostname():
         return False
-    if record.get("inode") != st.st_ino or record.get("mtimeNs") != st.st_mtime_ns:
+    if record.get("inode") != st.st_ino:
+        return False
+    if st.st_mtime_ns not in (record.get("mtimeNs"), record.get("previousMtimeNs")):
         return False
     pid = record.get("pid")
     if not isinstance(pid, int) or pid == os.getpid():
@@ -274,11 +297,24 @@ def _remove_if_abandoned(lock_dir: Path, stale: float) -> bool:
     return True
 
 
+_SWEEP_EVERY = 30.0
+_last_sweep: dict[str, float] = {}
+
+
 def _remove_debris(lock_dir: Path, keep: Path) -> None:
     """Delete records, private dirs and temp records older than a minute (crash leftovers).
 
-    One directory scan per acquisition: crashes are rare, but their debris must not pile up.
+    Crashes are rare but their debris must not pile up. A directory scan costs as
+    much as the rest of an uncontended acquisition, so each process sweeps a lock's
+    directory on its first acquisition and then at most every ``_SWEEP_EVERY`` s
+    (only debris older than ``_ORPHAN_AGE`` is removed anyway).
     """
+    now = time.monotonic()
+    key = str(lock_dir)
+    last = _last_sweep.get(key)
+    if last is not None and now - last < _SWEEP_EVERY:
+        return
+    _last_sweep[key] = now
     prefixes = (f"{lock_dir.name}.", f".{lock_dir.name}.owner.")
     cutoff = time.time() - _ORPHAN_AGE
     with os.scandir(lock_dir.parent) as entries:
@@ -304,15 +340,19 @@ def file_lock(
     target: Path | str,
     timeout: float = DEFAULT_TIMEOUT,
     stale: float = STALE_SECONDS,
+    *,
+    resolved: bool = False,
 ) -> Iterator[HeldLock]:
     """Hold ``target``'s proper-lockfile lock for the ``with`` block.
 
     Waits up to ``timeout`` seconds (0 means one attempt, as dreaming uses) with
     proper-lockfile's backoff (50 ms, ×1.5, at most 500 ms), then raises
     :class:`LockBusy`. ``target`` itself need not exist; its directory must.
+    ``resolved=True`` says ``target`` is already a realpath, which saves
+    resolving it again on a hot path.
     """
     target = Path(target)
-    lock_dir = lock_dir_for(target)
+    lock_dir = target.with_name(target.name + ".lock") if resolved else lock_dir_for(target)
     started = time.monotonic()
     deadline = started + max(timeout, 0.0)
     thread_lock = _thread_lock_for(str(lock_dir))
@@ -332,7 +372,12 @@ def file_lock(
 
 
 def _stamp(directory: Path, token: str, stale: float, target: Path, lock_dir: Path) -> HeldLock:
-    """Give a fresh lock directory an exact mtime and describe it."""
+    """Give a fresh lock directory an exact mtime and describe it.
+
+    ``mkdir`` alone stamps the kernel's coarse clock, so two directories that
+    reuse one inode within a tick could share an mtime and a crashed holder's
+    record could then pass for the new holder's; a nanosecond ``utime`` cannot.
+    """
     now_ns = time.time_ns()
     os.utime(directory, ns=(now_ns, now_ns))
     st = directory.stat()
@@ -350,29 +395,42 @@ def _stamp(directory: Path, token: str, stale: float, target: Path, lock_dir: Pa
 def _try_once(target: Path, lock_dir: Path, stale: float) -> HeldLock | None:
     """One attempt: publish a recorded private directory, or fall back to ``mkdir``."""
     token = uuid.uuid4().hex
-    private = lock_dir.with_name(f"{lock_dir.name}.{token}")
-    os.mkdir(private)
-    held = _stamp(private, token, stale, target, lock_dir)
-    try:
-        _write_owner_fresh(held)
-        published = _publish(private, lock_dir)
-    except BaseException:
+    if _renameat2 is not None and str(lock_dir.parent) not in _no_noreplace:
+        private = lock_dir.with_name(f"{lock_dir.name}.{token}")
+        os.mkdir(private)
+        held = _stamp(private, token, stale, target, lock_dir)
+        try:
+            _write_owner_fresh(held)
+            published = _publish(private, lock_dir)
+        except BaseException:
+            _discard(private, held)
+            raise
+        if published:
+            held.lock_dir = lock_dir
+            st = lock_dir.stat()
+            if st.st_mtime_ns != held.mtime_ns:  # a filesystem that re-stamps renamed directories
+                held.mtime_ns = st.st_mtime_ns
+                with contextlib.suppress(OSError):
+                    _write_owner(held, held.mtime_ns)
+            return held
         _discard(private, held)
-        raise
-    if published:
-        held.lock_dir = lock_dir
-        return held
-    _discard(private, held)
-    if published is False:
-        return None
+        if published is False:
+            return None
+        _no_noreplace.add(str(lock_dir.parent))  # this filesystem cannot: mkdir from now on
     # No renameat2 here: a plain mkdir, recorded right after (a brief unrecorded window).
     try:
         os.mkdir(lock_dir)
     except FileExistsError:
         return None
-    held = _stamp(lock_dir, token, stale, target, lock_dir)
+    try:
+        held = _stamp(lock_dir, token, stale, target, lock_dir)
+    except FileNotFoundError:
+        return None  # taken over as abandoned between our mkdir and stat: not ours any more
+    # Straight to its name, not via a temp file and a rename: the unrecorded window stays as
+    # short as it can be. A reader that catches it half-written cannot parse it, and an
+    # unparsable record only ever means "alive" (wait), never "dead" (take over).
     with contextlib.suppress(OSError):
-        _write_owner(held)
+        _write_owner_fresh(held)
     return held
 
 
@@ -380,7 +438,7 @@ def _discard(private: Path, held: HeldLock) -> None:
     with contextlib.suppress(OSError):
         os.rmdir(private)
     with contextlib.suppress(OSError):
-        held.owner_file.unlink()
+        os.unlink(held.owner_file)
 
 
 def _acquire_dir(target: Path, lock_dir: Path, deadline: float, started: float, stale: float) -> HeldLock:
@@ -399,13 +457,37 @@ def _acquire_dir(target: Path, lock_dir: Path, deadline: float, started: float, 
         delay = min(delay * _FACTOR, _MAX_DELAY)
 
 
+def _record_token(path: Path) -> object:
+    """The ``token`` of the owner record at ``path`` (None when absent or unreadable)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        record = json.loads(data)
+    except ValueError:
+        return None
+    return record.get("token") if isinstance(record, dict) else None
+
+
 def _release_dir(held: HeldLock) -> None:
     # Directory first: a crash between the two leaves only a record naming a dead
     # inode and mtime, which can never match a future lock and is swept as debris.
-    if not held.compromised:
-        with contextlib.suppress(OSError):
-            if held.lock_dir.stat().st_ino == held.inode:
-                os.rmdir(held.lock_dir)
-    with contextlib.suppress(OSError, ValueError):
-        if json.loads(held.owner_file.read_text()).get("token") == held.token:
-            held.owner_file.unlink()
+    with held._guard:
+        if not held.compromised:
+            with contextlib.suppress(OSError):
+                st = held.lock_dir.stat()
+                # Inode and our exact mtime: a lock re-made by someone else is never removed.
+                if st.st_ino == held.inode and st.st_mtime_ns == held.mtime_ns:
+                    os.rmdir(held.lock_dir)
+        # The record is checked, not assumed: once the directory is gone, a new holder may
+        # reuse its inode and write a record under the same name before we get here.
+        if _record_token(held.owner_file) == held.token:
+            with contextlib.suppress(OSError):
+                os.unlink(held.owner_file)

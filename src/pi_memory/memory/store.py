@@ -30,6 +30,7 @@ from pi_memory.memory.entries import (
     drift_reason,
     joined_length,
     js_trim,
+    parse_checked,
     parse_entries,
     serialize_entries,
 )
@@ -266,11 +267,13 @@ class MemoryStore:
                 raw = txn.raw
                 if not raw.readable:
                     return _fail(f"{raw.error}. Refusing to write so nothing is lost; fix it and retry.")
-                entries = parse_entries(raw.text)
+                entries, reason = parse_checked(raw.text, limit)
                 with self._state:
                     self._entries[target] = entries
-                if (drift := self._drift_result(txn, raw, label, limit)) is not None:
-                    return drift
+                if raw.invalid is not None:
+                    reason = "it is not valid UTF-8"
+                if reason is not None:
+                    return self._drift_result(txn, raw, label, reason)
                 outcome = mutate(list(entries), limit)
                 if isinstance(outcome, dict):
                     return outcome
@@ -287,10 +290,7 @@ class MemoryStore:
         return self._success(target, message)
 
     @staticmethod
-    def _drift_result(txn: Transaction, raw: RawText, label: str, limit: int) -> Result | None:
-        reason = "it is not valid UTF-8" if raw.invalid is not None else drift_reason(raw.text, limit)
-        if reason is None:
-            return None
+    def _drift_result(txn: Transaction, raw: RawText, label: str, reason: str) -> Result:
         backup = txn.backup(raw)
         return _fail(
             f"Refusing to write {label}: file on disk has content that wouldn't round-trip through the "
