@@ -9,7 +9,6 @@ returned once heavier every time it is asked, whatever the conversation is about
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -128,5 +127,5 @@ class ImportantMemoriesTool(RecallTool):
             return failure(f"limit must be a whole number, got {limit!r}")
         rate = self.get_rate()
         limit = max(1, min(MAX_LIMIT, limit))
-        memories = await asyncio.to_thread(service.important_memories, float(threshold), limit, rate=rate)
+        memories = await self.ask(service.important_memories, float(threshold), limit, rate=rate)
         return important_result(memories, float(threshold), rate)

@@ -16,7 +16,7 @@ import abc
 import asyncio
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit, tool_result
 from pi_memory.memory.tools import ToolBase
@@ -28,6 +28,8 @@ __all__ = ["MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "RecallTool", "SearchMemo
            "search_result"]
 
 MAX_TOP_K = 50
+
+_T = TypeVar("_T")
 
 PARAMETERS: dict[str, Any] = {
     "type": "object",
@@ -183,12 +185,26 @@ class RecallTool(ToolBase):
             return failure(self.unavailable)
         try:
             return await self.query(service, params)
-        except Exception as exc:  # a down database or a mismatched embedder: tell the model, keep going
-            return failure(f"{type(exc).__name__}: {exc}")
+        except _ServiceFailed as failed:  # a down database or a mismatched embedder: tell the model, keep going
+            return failure(f"{type(failed.cause).__name__}: {failed.cause}")
 
     @abc.abstractmethod
     async def query(self, service: RecallService, params: Mapping[str, Any]) -> ToolResult:
-        """Validate ``params`` (a failed result names the bad one) and ask ``service``."""
+        """Validate ``params`` (a failed result names the bad one) and ask ``service`` via :meth:`ask`."""
+
+    @staticmethod
+    async def ask(call: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """Run a blocking service call in a worker thread; what it raises becomes the failed result."""
+        try:
+            return await asyncio.to_thread(call, *args, **kwargs)
+        except Exception as exc:
+            raise _ServiceFailed(exc) from exc
+
+
+class _ServiceFailed(Exception):
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
 
 
 class SearchMemoryTool(RecallTool):
@@ -218,5 +234,5 @@ class SearchMemoryTool(RecallTool):
         rank = params.get("rank") or self.default_rank()
         if rank not in RANK_MODES:
             return failure(f"rank must be one of {', '.join(RANK_MODES)}, got {rank!r}")
-        hits = await asyncio.to_thread(service.search, query.strip(), top_k, None, rank=rank)
+        hits = await self.ask(service.search, query.strip(), top_k, None, rank=rank)
         return search_result(query.strip(), hits, rank)
