@@ -195,7 +195,6 @@ def _trie_pattern(words: Iterable[tuple[str, bool]]) -> str:
 class _Plan:
     """Rule tables indexed by rule order (see :meth:`RuleIndex.plan`)."""
 
-    rules: tuple[Rule, ...]
     need_masks: tuple[int, ...]  # need bits each rule requires present in the view
     window_needs: tuple[tuple[frozenset[str], ...], ...]  # needs each evaluation window must meet
     literal_masks: dict[str, int]  # need literal -> bits of the needs it satisfies
@@ -249,8 +248,11 @@ class RuleIndex:
 
     @cached_property
     def automaton(self) -> Any:
-        """C Aho-Corasick automaton over the same title-cased keys (``pyahocorasick``)."""
+        """C Aho-Corasick automaton over the same title-cased keys (``pyahocorasick``); ``None``
+        for an index without anchors (an empty automaton cannot search)."""
         assert _ahocorasick is not None
+        if not self.by_anchor:
+            return None
         automaton = _ahocorasick.Automaton()
         for k in self.by_anchor:
             automaton.add_word(k, (k, len(k), self._kinds[k]))
@@ -292,7 +294,6 @@ class RuleIndex:
             masks.append(mask)
             windows.append(tuple(frozenset(need) for need in usable))
         return _Plan(
-            rules=tuple(self.rules),
             need_masks=tuple(masks),
             window_needs=tuple(windows),
             literal_masks=literal_masks,
@@ -300,8 +301,11 @@ class RuleIndex:
 
     @cached_property
     def literal_automaton(self) -> Any:
-        """Every need literal in one C automaton over the view; values are ``(literal, need bits)``."""
+        """Every need literal in one C automaton over the view; values are ``(literal, need bits)``
+        (``None`` when no rule has a usable need)."""
         assert _ahocorasick is not None
+        if not self.plan.literal_masks:
+            return None
         automaton = _ahocorasick.Automaton()
         for lit, mask in self.plan.literal_masks.items():
             automaton.add_word(lit, (lit, mask))
@@ -321,7 +325,8 @@ def find_anchors(index: RuleIndex, view: str) -> list[tuple[int, str]]:
     if len(titled) != len(view):  # title() changed the length (rare scripts): word-boundary search
         return [(m.start(), m.group().title()) for m in index.fallback.finditer(view)]
     if _use_automaton:
-        return _automaton_anchors(index.automaton, titled)
+        automaton = index.automaton
+        return _automaton_anchors(automaton, titled) if automaton is not None else []
     return [(m.start(), m.group()) for m in index.finder.finditer(titled)]
 
 
@@ -387,7 +392,8 @@ def run_rules(
         plan = index.plan
         need_masks, window_needs = plan.need_masks, plan.window_needs
         if _use_automaton:
-            seen = {v for _, v in index.literal_automaton.iter(view)}
+            literals = index.literal_automaton
+            seen = {v for _, v in literals.iter(view)} if literals is not None else set()
             for _, bits in seen:
                 present |= bits
             present_literals = {lit for lit, _ in seen}

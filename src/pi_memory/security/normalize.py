@@ -52,6 +52,7 @@ _MIXED_TOKEN = re.compile(f"\\b[^\\W{_FOLDABLE}]*+[{_FOLDABLE}]\\w*")
 _LATIN = re.compile("[a-z]")
 
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-[ \t]*\r?\n[ \t]*(?=[a-z])")
+_HYPHEN_GATE = re.compile(r"-[ \t]*\r?\n")  # literal first: C-speed scan, unlike _HYPHEN_BREAK
 _BACKSLASH_BREAK = re.compile(r"\\\r?\n[ \t]*")
 _QUOTE_SPLIT = re.compile(r"(?<=\w)(?:''|\"\")(?=\w)")
 _SPACED = re.compile(r"\b(?<![\w.])(?:[a-z] ){3,}[a-z](?!\w)")
@@ -109,16 +110,26 @@ def has_ignorable(text: str) -> bool:
 
 def layout_view(folded: str) -> str | None:
     """Undo line-break, quote-split and letter-spacing tricks; ``None`` if nothing to undo."""
+    hint = _LAYOUT_HINT.search(folded) is not None
     if (
         "-\n" not in folded and "\\\n" not in folded and "''" not in folded and '""' not in folded
-        and "- \n" not in folded and _LAYOUT_HINT.search(folded) is None
+        and "- \n" not in folded and not hint
     ):
         return None
-    out = _HYPHEN_BREAK.sub("", folded)
-    out = _BACKSLASH_BREAK.sub("", out)
-    out = _QUOTE_SPLIT.sub("", out)
-    out = _SPACED.sub(lambda m: m.group().replace(" ", ""), out)
-    out = _DOTTED.sub(lambda m: m.group().replace(".", ""), out)
+    # Each substitution runs only when its necessary literal shape is there (code is full of
+    # '""' and '-', rarely of the tricks themselves); a skipped one would have changed nothing.
+    out = folded
+    if _HYPHEN_GATE.search(out) is not None:
+        out = _HYPHEN_BREAK.sub("", out)
+    if "\\\n" in out or "\\\r\n" in out:
+        out = _BACKSLASH_BREAK.sub("", out)
+    if "''" in out or '""' in out:
+        out = _QUOTE_SPLIT.sub("", out)
+    if out != folded:  # a join can create a letter run ("a b \\<newline>c d"): look again
+        hint = _LAYOUT_HINT.search(out) is not None
+    if hint:  # both letter-run shapes contain a _LAYOUT_HINT match
+        out = _SPACED.sub(lambda m: m.group().replace(" ", ""), out)
+        out = _DOTTED.sub(lambda m: m.group().replace(".", ""), out)
     return out if out != folded else None
 
 
