@@ -97,6 +97,11 @@ def test_records_from_entries_cover_every_indexed_kind() -> None:
             "message": {"role": "assistant", "content": [{"type": "toolCall", "name": "ls", "arguments": {}}]},
         },
         {"type": "model_change", "id": "e6", "timestamp": "2025-01-01T00:00:05.000Z"},
+        # results that only echo memory are left out: the curated store and earlier recall hits
+        *({"type": "message", "id": f"echo-{name}", "timestamp": "2025-01-01T00:00:06.000Z",
+           "message": {"role": "toolResult", "toolName": name, "content": [{"type": "text", "text": "{...}"}]}}
+          for name in ("memory_add", "memory_replace", "memory_remove", "memory_read", "search_memory",
+                       "get_important_memories")),
     ]
     records = records_from_entries(entries, "sess")
     assert [(r["id"], r["role"], r["text"]) for r in records] == [

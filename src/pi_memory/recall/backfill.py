@@ -26,6 +26,11 @@ from pi_memory.session import parse_records
 __all__ = ["BackfillResult", "BackfillState", "backfill", "find_session_files", "records_from_entries"]
 
 INDEXED_ROLES = ("user", "assistant", "toolResult", "custom")
+#: Tool results left out of the index: they only echo memory that is indexed or shown already —
+#: the curated store (in every system prompt) and earlier recall hits, which would otherwise come
+#: back as hits of their own and crowd out the messages they quote.
+ECHO_TOOLS = frozenset({"memory_add", "memory_replace", "memory_remove", "memory_read",
+                        "search_memory", "get_important_memories"})
 BATCH = 256
 
 
@@ -73,7 +78,7 @@ def records_from_entries(
             message, role, content = entry, "custom", entry.get("content")
         else:
             continue
-        if role not in INDEXED_ROLES:
+        if role not in INDEXED_ROLES or (role == "toolResult" and message.get("toolName") in ECHO_TOOLS):
             continue
         text = _block_text(content).strip()
         if not text:
