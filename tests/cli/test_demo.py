@@ -33,7 +33,11 @@ def test_demo_runs_every_step_in_a_fresh_temp_home(tmp_path: Path) -> None:
     assert "MEMORY (your personal notes) [3% — 80/2,200 chars]" in out
     assert "USER PROFILE (who the user is)" in out and "User works in Asia/Tokyo time (UTC+9)." in out
     # recall finds the past conversation with scores; decay weights are shown
-    assert re.search(r"▶ search_memory\(.*\n\s+✓ \[[^\]]+\] \(similarity: 0\.\d\d\)", out)
+    # the two recall tools run concurrently, so their results are labelled; the user's own words
+    # come first (memory-tool results, which only echo the store, are not indexed)
+    assert re.search(r"▶ search_memory\(.*\n\s+▶ get_important_memories\(.*\n\s+✓ search_memory: \[[^\]]+\] "
+                     r"\(similarity: 0\.\d\d\) user · .*\n\s+Hi, I'm Dana\.", out)
+    assert re.search(r"\n\s+✓ get_important_memories: \[[^\]]+\] \(weight: ", out)
     assert re.search(r"\(weight: [01]\.\d\d, recalled \d+×\)", out)
     # /memory status, the tree view, and the two lines to go live
     assert "MEMORY.md: 2 entries (3% — 80/2,200 chars)" in out and "USER.md: 2 entries" in out

@@ -353,3 +353,18 @@ def test_execution_mode_is_checked() -> None:
         == "sequential"
     with pytest.raises(ValueError, match="'executionMode' must be"):
         adapt_tool({"name": "t", "execute": lambda a: "x", "executionMode": "serial"})
+
+
+def test_memory_writes_in_one_message_land_in_call_order(tmp_path: Path) -> None:
+    """The memory tools declare ``executionMode: "sequential"``: their store calls run in worker
+    threads, and concurrent execution could otherwise reorder the model's writes."""
+    store = MemoryStore(tmp_path / "memories")
+    facts = [f"Fact number {n} about the deploy pipeline." for n in range(6)]
+    batch = {"tool_calls": [{"name": "memory_add", "arguments": {"target": "memory", "content": f}} for f in facts]}
+
+    async def go() -> None:
+        rt, _, _ = await make_runtime(tmp_path, [batch, "saved"], tools=create_memory_tools(store))
+        await rt.prompt("remember these")
+        assert store.read("memory")["entries"] == facts
+
+    run(go())

@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from pi_memory.cli.calls import ConcurrentCalls
 from pi_memory.host import (
     CompactionError,
     Event,
@@ -102,6 +103,7 @@ class Renderer:
     def __init__(self, console: Console, err: Console, stream: bool) -> None:
         self.console, self.err, self.stream = console, err, stream
         self._open_line = False
+        self._calls = ConcurrentCalls()
 
     def __call__(self, event: Event) -> None:
         kind = event["type"]
@@ -118,13 +120,14 @@ class Renderer:
                 self.err.print(f"[red]{escape(str(message.get('errorMessage') or message.get('stopReason')))}[/]")
         elif kind == "tool_execution_start" and self.stream:
             self._end_line()
+            self._calls.started(event)
             args = json.dumps(event.get("args") or {}, ensure_ascii=False)
             self.console.print(f"[dim cyan]→ {escape(str(event['toolName']))}({escape(_clip(args, 200))})[/]")
         elif kind == "tool_execution_end" and self.stream:
             result = event["result"]
             text = _clip(content_text(result.content).replace("\n", " "), 200)
             style = "red" if event.get("isError") else "dim"
-            self.console.print(f"[{style}]← {escape(text)}[/]")
+            self.console.print(f"[{style}]← {escape(self._calls.ended(event) + text)}[/]")
         elif kind == "auto_compaction_start" and self.stream:
             self.console.print(f"[dim]compacting ({escape(str(event.get('reason')))})…[/]")
 

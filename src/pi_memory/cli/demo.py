@@ -27,6 +27,7 @@ from rich.panel import Panel
 from rich.text import Text
 from rich.tree import Tree
 
+from pi_memory.cli.calls import ConcurrentCalls
 from pi_memory.host import SessionRuntime
 from pi_memory.providers import ScriptedProvider, scripted_model
 from pi_memory.session import SessionManager
@@ -109,10 +110,12 @@ class _Narrator:
 
     def __init__(self, out: Console) -> None:
         self.out = out
+        self.calls = ConcurrentCalls()
 
     def __call__(self, event: Mapping[str, Any]) -> None:
         kind = event.get("type")
         if kind == "tool_execution_start":
+            self.calls.started(event)
             args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in (event.get("args") or {}).items())
             self.out.print(Text.assemble(("  ▶ ", "cyan"), (str(event.get("toolName")), "bold cyan"), f"({args})"),
                            soft_wrap=True)
@@ -120,7 +123,8 @@ class _Narrator:
             result = event.get("result")
             text = getattr(result, "text", "") or ""
             style, mark = ("red", "✗") if event.get("isError") else ("green", "✓")
-            self.out.print(Text(f"    {mark} " + _summary(str(event.get("toolName")), text), style=style),
+            tool = str(event.get("toolName"))
+            self.out.print(Text(f"    {mark} {self.calls.ended(event)}" + _summary(tool, text), style=style),
                            soft_wrap=True)
         elif kind == "message_end":
             message = event.get("message") or {}

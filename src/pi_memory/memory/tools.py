@@ -141,6 +141,9 @@ class MemoryTool(ToolBase):
     prompt_guidelines: tuple[str, ...] = ()
     label: str = LABEL
     output_schema: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(OUTPUT_SCHEMA), repr=False)
+    #: pi's ``executionMode``: a host runs a batch holding a memory call one call at a time, so
+    #: the writes land in the order the model asked for them (the store calls run in threads).
+    execution_mode: str = "sequential"
 
     async def run(self, params: Mapping[str, Any], signal: Any = None) -> ToolResult:
         """Validate ``target``, run the store call in a worker thread, shape the result."""
