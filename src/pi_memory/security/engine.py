@@ -39,8 +39,12 @@ SCOPE_LEVELS: dict[str, int] = {"all": ALL, "context": CONTEXT, "strict": STRICT
 Check = Callable[[str, "re.Match[str]"], bool]
 
 _MAX_TRIES = 24
-_MIN_LITERAL = 3
+# Only each rule's most selective need is used, and only if all its literals have 4+ characters:
+# measured on corpus, docs, code and dialogue, more or shorter literals cost more to find (the
+# automaton reports every occurrence) than the regex runs they save.
+_MIN_LITERAL = 4
 _WARMUP_VIEWS = 16
+_MAX_NEEDS = 1
 
 _use_automaton = _ahocorasick is not None
 
@@ -283,9 +287,7 @@ class RuleIndex:
         windows: list[tuple[frozenset[str], ...]] = []
         for r in self.rules:
             mask = 0
-            # Needs with a literal shorter than three characters are left out: such literals are
-            # in nearly every text and cost more to find than the regex they would save.
-            usable = tuple(need for need in r.needs if min(len(s) for s in need) >= _MIN_LITERAL)
+            usable = tuple(need for need in r.needs if min(len(s) for s in need) >= _MIN_LITERAL)[:_MAX_NEEDS]
             for need in usable:
                 bit = need_bits.setdefault(need, 1 << len(need_bits))
                 mask |= bit
@@ -410,7 +412,7 @@ def run_rules(
             mask = need_masks[i]
             if mask & present != mask:  # a need is absent: no match anywhere in the view
                 continue
-            wanted = [here for need in window_needs[i] if len(here := need & present_literals) < 8][:2]
+            wanted = [here for need in window_needs[i] if len(here := need & present_literals) < 8]
         r = rules[i]
         if r.requires is not None and r.requires not in view:
             continue
