@@ -2,14 +2,19 @@
 
 Why anchored: Python's ``re`` has no multi-pattern automaton, so running ~150 regexes over every
 entry would cost milliseconds. Instead every rule names *anchors* (rare literal words it cannot
-match without). One trie-shaped regex finds all anchors in a single pass; only the rules keyed to
-an anchor that is present are evaluated, and only inside a bounded window around that anchor.
+match without). One pass finds all anchors; only the rules keyed to an anchor that is present
+are evaluated, and only inside a bounded window around that anchor.
 
-The anchor pass runs over ``view.title()``: the view is already case-folded, so ``title()``
-upper-cases exactly the first letter of every word. The trie is built from title-cased anchors,
-so the regex engine's first-character prefilter skips every lower-case (mid-word) position in C
-and anchors only match at word starts. That keeps the fast path at tens of microseconds for a
-2 KB entry.
+Anchors are found in ``view.title()``: the view is already case-folded, so ``title()``
+upper-cases exactly the first letter of every word, and a title-cased key can only match at a
+word start. With ``pyahocorasick`` installed a C Aho-Corasick automaton reports the key
+occurrences and :func:`_automaton_anchors` replays the regex's choices (longest whole-word key
+at a start, non-overlapping); without it a trie-shaped regex does the same pass. Both give the
+same anchors, so findings never depend on the extension.
+
+Needs (``prefilter``): literals a rule regex cannot match without, read from its parse tree. A
+second automaton over the view tells which are present; a rule missing its need is skipped, a
+window missing it counts as a try without running the regex. Needs only prune work.
 
 Linear time: every rule regex uses bounded quantifiers only, each evaluation is confined to a
 window of at most ``back + fwd`` characters, and a rule that keeps failing is evaluated at most
@@ -365,8 +370,8 @@ def run_rules(
 
     Each rule reached by an anchor walks its own anchor positions in order: partners nearby,
     then at most ``_MAX_TRIES`` bounded windows, then one last bounded search to the end of the
-    view. A rule whose needs are absent from the view is never tried, and a window that lacks
-    one of them is counted as a try without running the regex: neither can change a result.
+    view. A rule whose need is absent from the view is never tried, and a window that lacks it
+    is counted as a try without running the regex: neither can change a result.
     """
     found = find_anchors(index, view)
     if not found:
@@ -390,17 +395,15 @@ def run_rules(
     need_masks: tuple[int, ...] | None = None
     present = 0
     present_literals: set[str] = set()
-    if index.warm():
+    # Needs prune only with the C literal automaton: found with ``in`` they cost more than they save.
+    if _use_automaton and index.warm():
         plan = index.plan
         need_masks, window_needs = plan.need_masks, plan.window_needs
-        if _use_automaton:
-            literals = index.literal_automaton
-            seen = {v for _, v in literals.iter(view)} if literals is not None else set()
-            for _, bits in seen:
-                present |= bits
-            present_literals = {lit for lit, _ in seen}
-        else:
-            present, present_literals = _present_lazily(plan, candidates_of, view)
+        literals = index.literal_automaton
+        seen = {v for _, v in literals.iter(view)} if literals is not None else set()
+        for _, bits in seen:
+            present |= bits
+        present_literals = {lit for lit, _ in seen}
     positions: dict[str, list[int]] | None = None
     n = len(view)
     hits: list[Hit] = []
@@ -459,23 +462,6 @@ def _window_has(view: str, lo: int, hi: int, wanted: list[frozenset[str]]) -> bo
         else:
             return False
     return True
-
-
-def _present_lazily(plan: _Plan, reached: Iterable[int], view: str) -> tuple[int, set[str]]:
-    """Pure-Python stand-in for the literal automaton: ``in`` checks for the reached rules only."""
-    present = 0
-    literals: set[str] = set()
-    checked: dict[str, bool] = {}
-    for i in reached:
-        for need in plan.window_needs[i]:
-            for s in need:
-                ok = checked.get(s)
-                if ok is None:
-                    ok = checked[s] = s in view
-                    if ok:
-                        literals.add(s)
-                        present |= plan.literal_masks[s]
-    return present, literals
 
 
 def _partner_positions(index: RuleIndex, found: list[tuple[int, str]]) -> dict[str, list[int]]:
