@@ -12,15 +12,18 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from pi_memory.extensions.recall import RecallExtension, recall_extension, search_result
+from pi_memory.extensions.decay import ImportantMemoriesTool
+from pi_memory.extensions.recall import RecallExtension, SearchMemoryTool, recall_extension, search_result
+from pi_memory.extensions.recall.tool import CANCELLED
 from pi_memory.host import HeadlessUI, SessionRuntime
 from pi_memory.memory.results import OUTPUT_LIMIT_BYTES
 from pi_memory.providers import Reply, ScriptedProvider, scripted_model
-from pi_memory.recall import Hit, get_embedder, open_index
+from pi_memory.recall import Hit, RecallService, get_embedder, open_index
 from pi_memory.recall.backfill import backfill
 from pi_memory.session import SessionManager
 
@@ -340,3 +343,34 @@ def test_bad_arguments_are_error_results(tmp_path: Path, args: dict[str, Any], e
 
     result = asyncio.run(go())
     assert result["isError"] is True and error in text_of(result)
+
+
+@pytest.mark.parametrize("signal", [threading.Event(), SimpleNamespace(aborted=True)], ids=["event", "pi-signal"])
+def test_a_cancelled_recall_call_neither_searches_nor_counts_an_access(tmp_path: Path, signal: Any) -> None:
+    """Accesses feed get_important_memories, so a call cancelled before it ran must leave none."""
+    if isinstance(signal, threading.Event):
+        signal.set()
+    service = RecallService(open_index(str(tmp_path / "r.db")))
+    service.index_messages([{"id": "s:1", "text": "The staging database moved to Frankfurt", "role": "user",
+                             "timestamp": "2025-03-02T10:00:00Z", "session_id": "s"}])
+    service.flush()
+    lookups: list[int] = []
+
+    def get_service() -> RecallService:
+        lookups.append(1)
+        return service
+
+    tools = [SearchMemoryTool(get_service), ImportantMemoriesTool(get_service, lambda: 0.0001)]
+    args = [{"query": "staging database"}, {"threshold": 0.0}]
+    try:
+        for tool, params in zip(tools, args, strict=True):
+            result = asyncio.run(tool.execute("call-1", params, signal))
+            assert result.is_error and result.structured_content == {"success": False, "error": CANCELLED}
+            assert "Cancelled before running" in result.text
+        assert lookups == [] and [s.access_count for s in service.index.access_stats()] == [0]
+
+        result = asyncio.run(tools[0].execute("call-2", args[0], threading.Event()))  # not set: runs as usual
+        assert not result.is_error and result.structured_content["results"][0]["id"] == "s:1"
+        assert [s.access_count for s in service.index.access_stats()] == [1]
+    finally:
+        service.close()

@@ -19,12 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit, tool_result
-from pi_memory.memory.tools import ToolBase
+from pi_memory.memory.tools import ToolBase, _aborted
 from pi_memory.recall import Hit, RecallService
 
 from .settings import RANK_MODES
 
-__all__ = ["MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "RecallTool", "SearchMemoryTool", "render_hits",
+__all__ = ["CANCELLED", "MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "RecallTool", "SearchMemoryTool", "render_hits",
            "search_result"]
 
 MAX_TOP_K = 50
@@ -149,6 +149,10 @@ def failure(message: str) -> ToolResult:
     return tool_result({"success": False, "error": message})
 
 
+#: What a call cancelled before it ran reads (the memory tools' wording: the call did nothing).
+CANCELLED = "Cancelled before running; nothing was searched and no access was recorded."
+
+
 class RecallTool(ToolBase):
     """A tool over the recall service — what ``search_memory`` and ``get_important_memories`` share.
 
@@ -159,7 +163,8 @@ class RecallTool(ToolBase):
 
     Subclasses set the host-facing fields as class attributes (``PARAMETERS`` and
     ``OUTPUT_SCHEMA`` are copied per instance, so a host may edit its copy) and implement
-    :meth:`query`.
+    :meth:`query`. A call whose abort signal is set returns :data:`CANCELLED` without searching,
+    as the memory tools do.
     """
 
     name: str
@@ -180,9 +185,16 @@ class RecallTool(ToolBase):
         return f"{type(self).__name__}(name={self.name!r})"
 
     async def run(self, params: Mapping[str, Any], signal: Any = None) -> ToolResult:
+        # A cancelled call must not search: every hit counts as an access, and accesses raise the
+        # weights get_important_memories ranks by. Checked again after the service lookup, which
+        # can block for seconds (the first call loads the embedding table).
+        if _aborted(signal):
+            return failure(CANCELLED)
         service = await asyncio.to_thread(self.get_service)
         if service is None:
             return failure(self.unavailable)
+        if _aborted(signal):
+            return failure(CANCELLED)
         try:
             return await self.query(service, params)
         except _ServiceFailed as failed:  # a down database or a mismatched embedder: tell the model, keep going
