@@ -303,6 +303,7 @@ def test_node_takes_over_a_stale_python_lock_despite_the_owner_record(memory_fil
             os.utime(path, (old - 3600, old - 3600))
     lockmod._last_sweep.clear()  # this process swept moments ago; sweeps are at most every 30 s
     assert MemoryStore(memory_file.parent, lock_timeout=2).add("memory", "and again")["success"]
+    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in memory_file.parent.iterdir()) == ["MEMORY.md"]
 
 

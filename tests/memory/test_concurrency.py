@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from pi_memory.memory import MemoryStore
+from pi_memory.memory import lock as lockmod
 from pi_memory.memory.entries import drift_reason, is_canonical, parse_entries
 from pi_memory.memory.lock import lock_dir_for
 
@@ -55,6 +56,7 @@ def assert_clean_store(directory: Path, expected: set[str], target: str = "memor
     missing = expected - set(entries)
     assert not missing, f"{len(missing)} updates lost, e.g. {sorted(missing)[:3]}"
     assert set(entries) == expected
+    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     debris = sorted(p.name for p in directory.iterdir() if p.name not in ("MEMORY.md", "USER.md"))
     assert debris == [], f"left behind: {debris}"
     assert not lock_dir_for(path).exists()
@@ -185,6 +187,7 @@ def test_threads_mixing_add_replace_remove_on_both_targets(tmp_path: Path) -> No
         path = tmp_path / ("MEMORY.md" if target == "memory" else "USER.md")
         assert set(parse_entries(path.read_text())) == expected
         assert is_canonical(path.read_text())
+    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "USER.md"]
 
 
@@ -283,6 +286,7 @@ def test_contention_past_the_timeout_is_a_structured_retryable_busy_result(
     assert held_memory_lock.read_bytes() == before
     assert store.get_entries("memory") == ["alpha fact", "beta fact"]
     # Nothing created or removed: the holder's lock dir and record are untouched, no backup.
+    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in held_memory_lock.parent.iterdir()) == listing
     assert "MEMORY.md.lock" in listing
 

@@ -47,10 +47,10 @@ while True:
     entry = f"{tag}-{i:05d} durable fact about the build"
     result = store.add("memory", entry)
     if result["success"]:
-        print("ack", entry, flush=True)
+        print(f"ack {entry}", flush=True)  # one string, one write: a kill cannot tear it
         i += 1
     else:
-        print("fail", result["error"], flush=True)
+        print(f"fail {result['error']}", flush=True)
 """
 
 
@@ -61,7 +61,7 @@ def _lock_state(target: Path) -> str:
         st = lock_dir.stat()
     except FileNotFoundError:
         return "free"
-    owner = lock_dir.with_name(f"{lock_dir.name}.owner.{st.st_ino}")  # named after the lock dir's inode
+    owner = lockmod.owner_record_path(lock_dir, st.st_ino)  # named after the lock dir's inode
     try:
         record = json.loads(owner.read_text())
     except (OSError, ValueError):
@@ -177,6 +177,7 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_add_nor_blocks_th
             "(killed between mkdir and the record, or between unlinking the record and rmdir); each "
             "blocks the next writer for the 30 s stale period"
         )
+    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "MEMORY.md")
     if leftovers:
         problems.append(f"debris after the next successful write: {leftovers}")
@@ -241,4 +242,5 @@ def test_next_successful_write_removes_an_old_orphan_temp(tmp_path: Path) -> Non
     store = MemoryStore(tmp_path)
     assert store.add("memory", "fresh entry")["success"]
     assert not orphan.exists()
+    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md"]

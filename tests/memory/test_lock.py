@@ -89,11 +89,13 @@ def target(tmp_path: Path) -> Path:
 def owner_path(target: Path) -> Path:
     """``<realpath>.lock.owner.<inode>``: the record of whoever holds the current lock directory."""
     lock_dir = lock_dir_for(target)
-    return lock_dir.with_name(f"{lock_dir.name}.owner.{lock_dir.stat().st_ino}")
+    return lockmod.owner_record_path(lock_dir, lock_dir.stat().st_ino)
 
 
 def lock_debris(directory: Path) -> list[str]:
-    """Everything the lock may leave beside a file: records, private dirs, temp records."""
+    """Everything locks left beside a file (records, private dirs, temp records), not counting
+    this test process's own spares, which it drops first (as it would at exit)."""
+    lockmod._drop_spares()
     return sorted(p.name for p in directory.iterdir() if ".lock" in p.name)
 
 
@@ -129,13 +131,14 @@ def test_lock_dir_is_realpath_dot_lock_and_owner_record_sits_beside_it(tmp_path:
         assert held.lock_dir.is_dir()
         # Beside, never inside: proper-lockfile removes stale locks with rmdir.
         assert list(held.lock_dir.iterdir()) == []
-        assert held.owner_file == real_dir / f"MEMORY.md.lock.owner.{held.lock_dir.stat().st_ino}"
+        assert held.owner_file == real_dir / f".MEMORY.md.lock.owner.{held.lock_dir.stat().st_ino}"
         record = json.loads(held.owner_file.read_text())
         assert record["pid"] == os.getpid()
         assert record["host"] == socket.gethostname()
         assert record["inode"] == held.lock_dir.stat().st_ino
         assert record["mtimeNs"] == held.lock_dir.stat().st_mtime_ns
         assert not (link_dir / "MEMORY.md.lock").exists()
+    lockmod._drop_spares()  # as at exit; see the spare tests below
     assert sorted(p.name for p in real_dir.iterdir()) == ["MEMORY.md"]
     assert sorted(p.name for p in link_dir.iterdir()) == ["MEMORY.md"]
 
@@ -147,6 +150,7 @@ def test_lock_works_when_target_does_not_exist_and_does_not_create_it(tmp_path: 
         assert held.lock_dir.is_dir()
         assert not take_once(missing)
     assert not missing.exists()
+    lockmod._drop_spares()
     assert list(tmp_path.iterdir()) == []
 
 
@@ -155,6 +159,7 @@ def test_release_leaves_nothing_behind_even_after_refreshes(target: Path) -> Non
     with file_lock(target) as held:
         held.refresh()
         held.refresh()
+    lockmod._drop_spares()
     assert sorted(p.name for p in target.parent.iterdir()) == before
 
 
@@ -375,9 +380,33 @@ with lock.file_lock(sys.argv[1]):
 """
 
 
-def test_holder_killed_while_releasing_does_not_leave_a_30s_lock(target: Path) -> None:
+KILL_INSTEAD_OF_RENAMING_BACK = """
+import os, signal, sys
+from pi_memory.memory import lock
+
+def die_instead_of_renaming_back(public, spare):
+    os.kill(os.getpid(), signal.SIGKILL)  # releasing: the lock dir still has its public name
+
+lock._unpublish = die_instead_of_renaming_back
+with lock.file_lock(sys.argv[1]):
+    pass
+"""
+
+KILL_RIGHT_AFTER_RENAMING_BACK = """
+import os, signal, sys
+from pi_memory.memory import lock
+
+def die_once_released(lock_dir, path, inode):
+    os.kill(os.getpid(), signal.SIGKILL)  # the lock is released; its spare and record remain
+
+with lock.file_lock(sys.argv[1]):
+    lock._keep_spare = die_once_released
+"""
+
+
+def test_holder_killed_while_releasing_does_not_leave_a_30s_lock(target: Path, lock_mode: str) -> None:
     """A crash in the middle of release is still a crash of one of our processes."""
-    _crash(KILL_DURING_RELEASE, target)
+    _crash(KILL_INSTEAD_OF_RENAMING_BACK if lock_mode == "renameat2" else KILL_DURING_RELEASE, target)
     assert lock_dir_for(target).is_dir()
     try:
         with file_lock(target, timeout=2):
@@ -438,7 +467,7 @@ from pi_memory.memory import lock
 
 assert lock._renameat2 is None, "the test process did not force the mkdir fallback"
 
-def die_before_the_record(held):
+def die_before_the_record(held, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)  # the lock dir exists; no record names it
 
 lock._write_owner_fresh = die_before_the_record
@@ -452,8 +481,8 @@ from pi_memory.memory import lock
 
 real_write_owner = lock._write_owner_fresh
 
-def record_then_die(held):
-    real_write_owner(held)
+def record_then_die(held, **kwargs):
+    real_write_owner(held, **kwargs)
     os.kill(os.getpid(), signal.SIGKILL)  # lock dir and its record exist
 
 lock._write_owner_fresh = record_then_die
@@ -517,7 +546,7 @@ def test_fallback_holder_killed_between_mkdir_and_record_leaves_a_lock_only_stal
     _crash(KILL_BETWEEN_MKDIR_AND_RECORD, target)
     lock_dir = lock_dir_for(target)
     assert lock_dir.is_dir()
-    assert not [n for n in lock_debris(target.parent) if n.startswith("MEMORY.md.lock.owner.")]
+    assert not [n for n in lock_debris(target.parent) if n.startswith(".MEMORY.md.lock.owner.")]
     assert not take_once(target)  # fresh and unrecorded: respected
     backdate(lock_dir, STALE_SECONDS + 1)
     assert take_once(target)
@@ -569,27 +598,33 @@ def test_a_filesystem_refusing_noreplace_falls_back_to_mkdir_and_remembers(
     assert lock_debris(target.parent) == []
 
 
-def test_holder_killed_after_rmdir_in_release_leaves_only_a_harmless_record(target: Path) -> None:
-    _crash(KILL_AFTER_RMDIR_IN_RELEASE, target)
+def test_holder_killed_after_releasing_leaves_only_harmless_debris(target: Path, lock_mode: str) -> None:
+    """renameat2: the spare dir and its record stay; mkdir: the record of a removed dir stays."""
+    _crash(KILL_RIGHT_AFTER_RENAMING_BACK if lock_mode == "renameat2" else KILL_AFTER_RMDIR_IN_RELEASE, target)
     assert not lock_dir_for(target).exists()
-    assert [n for n in lock_debris(target.parent) if n.startswith("MEMORY.md.lock.owner.")]
+    assert [n for n in lock_debris(target.parent) if n.startswith(".MEMORY.md.lock.owner.")]
     assert take_once(target)
 
 
-@pytest.mark.parametrize("script", [KILL_BEFORE_PUBLISHING, KILL_AFTER_RMDIR_IN_RELEASE])
-def test_crash_debris_is_swept_once_old_and_kept_while_young(target: Path, script: str, lock_mode: str) -> None:
+@pytest.mark.parametrize("crash", ["before publishing", "after releasing"])
+def test_crash_debris_is_swept_once_old_and_kept_while_young(target: Path, crash: str, lock_mode: str) -> None:
     """Leftovers of a crash (private dir, half-written or orphaned record) must not pile up."""
     from pi_memory.memory import MemoryStore
 
-    if script is KILL_BEFORE_PUBLISHING and lock_mode == "mkdir":
-        script = KILL_DURING_REFRESH  # no private directory in the fallback: its temp-record debris
+    script = {
+        ("before publishing", "renameat2"): KILL_BEFORE_PUBLISHING,
+        # No private directory in the fallback: its debris is a temp record from a refresh.
+        ("before publishing", "mkdir"): KILL_DURING_REFRESH,
+        ("after releasing", "renameat2"): KILL_RIGHT_AFTER_RENAMING_BACK,
+        ("after releasing", "mkdir"): KILL_AFTER_RMDIR_IN_RELEASE,
+    }[crash, lock_mode]
     _crash(script, target)
     debris = lock_debris(target.parent)
     assert debris, "the fault injection left nothing to sweep"
     assert MemoryStore(target.parent).add("memory", "young debris is kept")["success"]
     # A young private dir could belong to a writer that is still publishing: kept. (A dead
     # record may legitimately be overwritten when the next lock dir reuses its inode.)
-    private = [n for n in debris if not n.startswith("MEMORY.md.lock.owner.") and n != "MEMORY.md.lock"]
+    private = [n for n in debris if not n.startswith(".MEMORY.md.lock.owner.") and n != "MEMORY.md.lock"]
     assert set(private) <= set(lock_debris(target.parent))
     _age_debris(target.parent)
     # Within 30 s of its last sweep a process does not scan again (see the next test).
@@ -597,6 +632,78 @@ def test_crash_debris_is_swept_once_old_and_kept_while_young(target: Path, scrip
     filesmod._last_temp_sweep.clear()
     assert MemoryStore(target.parent).add("memory", "old debris is swept")["success"]
     assert lock_debris(target.parent) == [], "crash debris never cleaned"
+
+
+def test_a_process_sweeps_on_its_first_lock_then_at_most_every_30s(target: Path) -> None:
+    """A directory scan per lock would cost as much as the lock; debris only needs to go eventually."""
+    _crash(KILL_DURING_REFRESH, target)  # leaves a temp record nobody else would ever touch
+    _age_debris(target.parent)
+    lockmod._last_sweep.clear()
+    with file_lock(target):
+        pass
+    assert lock_debris(target.parent) == []  # first lock of this directory in this process: swept
+    _crash(KILL_DURING_REFRESH, target)
+    _age_debris(target.parent)
+    with file_lock(target):
+        pass
+    leftover = lock_debris(target.parent)
+    assert leftover, "swept again within 30 s"
+    # Another process (a restarted agent) sweeps on its first lock.
+    subprocess.run([sys.executable, "-c", PROBE, str(target)], check=True, capture_output=True)
+    assert lock_debris(target.parent) == []
+
+
+# ---------------------------------------------------------------- spares (renameat2 only)
+
+
+@pytest.mark.lock_modes("renameat2")
+def test_release_keeps_the_private_dir_as_a_spare_and_the_next_lock_reuses_it(
+    target: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No mkdir/rmdir and no record create/unlink per lock: each allocates and frees in the journal."""
+    with file_lock(target) as first:
+        inode = first.inode
+    assert not lock_dir_for(target).exists()  # released: the public name is gone
+    spare = lockmod._spares[str(lock_dir_for(target))]
+    assert spare.inode == inode and spare.path.is_dir() and list(spare.path.iterdir()) == []
+    assert lockmod.owner_record_path(lock_dir_for(target), inode).exists()
+
+    made: list[str] = []
+    real_mkdir = os.mkdir
+    monkeypatch.setattr(lockmod.os, "mkdir", lambda p, *a, **k: (made.append(str(p)), real_mkdir(p, *a, **k)))
+    with file_lock(target) as second:
+        assert second.inode == inode
+        record = json.loads(second.owner_file.read_text())  # rewritten in place, padded
+        assert (record["token"], record["mtimeNs"]) == (second.token, second.lock_dir.stat().st_mtime_ns)
+        assert not take_once(target)
+    assert made == []
+    assert lock_debris(target.parent) == []  # dropping the spare removes dir and record
+
+
+@pytest.mark.lock_modes("renameat2")
+def test_a_spare_swept_by_another_process_is_replaced(target: Path) -> None:
+    with file_lock(target):
+        pass
+    spare = lockmod._spares[str(lock_dir_for(target))]
+    os.rmdir(spare.path)  # what another process's sweep does to an idle spare
+    lockmod.owner_record_path(lock_dir_for(target), spare.inode).unlink()
+    with file_lock(target) as held:
+        assert json.loads(held.owner_file.read_text())["inode"] == held.inode
+        assert not take_once(target)
+    assert not lock_dir_for(target).exists()
+
+
+@pytest.mark.lock_modes("renameat2")
+def test_spares_are_removed_when_the_process_exits(target: Path) -> None:
+    script = """
+import sys
+from pi_memory.memory.lock import file_lock
+for _ in range(3):
+    with file_lock(sys.argv[1]):
+        pass
+"""
+    subprocess.run([sys.executable, "-c", script, str(target)], check=True)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["MEMORY.md"]
 
 
 # ---------------------------------------------------------------- timeout and waiting
@@ -612,7 +719,7 @@ def test_timeout_zero_is_a_single_attempt(
     real_sleep = time.sleep
 
     def counting_mkdir(path: object, *args: object, **kwargs: object) -> None:
-        if os.path.basename(str(path)).startswith("MEMORY.md.lock"):  # the lock dir or a private one
+        if "MEMORY.md.lock" in os.path.basename(str(path)):  # the lock dir or a private one
             attempts.append(str(path))
         real_mkdir(path, *args, **kwargs)  # type: ignore[arg-type]
 

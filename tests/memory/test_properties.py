@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from pi_memory.memory import MemoryStore
+from pi_memory.memory import lock as lockmod
 from pi_memory.memory.entries import drift_reason, parse_entries, serialize_entries
 
 DELIM = "\n§\n"
@@ -222,6 +223,7 @@ def test_store_edits_a_cosmetically_spaced_file_instead_of_refusing(case: tuple[
         expected = first_occurrences(["replacement entry", *live[1:]])
         on_disk = (directory / "MEMORY.md").read_bytes().decode("utf-8")
         assert on_disk == DELIM.join(expected)  # normalised, nothing lost
+        lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
         assert sorted(p.name for p in directory.iterdir()) == ["MEMORY.md"]  # no .bak, no lock
 
 

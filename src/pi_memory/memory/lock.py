@@ -10,7 +10,7 @@ Additions that stay invisible to Node:
 
 * an in-process ``threading.Lock`` per path, so threads (and ``asyncio`` tasks
   running the store in worker threads) queue in memory instead of polling;
-* an owner record *beside* the lock directory (``<file>.lock.owner.<inode>``;
+* an owner record *beside* the lock directory (``.<file>.lock.owner.<inode>``;
   never inside it, because proper-lockfile removes stale locks with ``rmdir``).
   When the holder was one of our processes on this host and is dead, its lock
   is taken over at once instead of after 30 s. The record is named after the
@@ -25,6 +25,14 @@ Additions that stay invisible to Node:
   record: a holder killed between those two steps leaves a lock that only the
   30 s rule clears, as a Node holder's would.
 
+Between locks a process keeps its private directory (and that directory's
+record) as a *spare*: releasing renames ``<file>.lock`` back to the private name,
+and the next acquisition re-stamps and re-publishes the same directory. Creating
+and deleting a directory and a record on every lock cost more than the write the
+lock protects (each allocates or frees an inode and a block in the journal).
+Spares are removed at interpreter exit; a killed process's spare is swept like any
+crash debris once a minute old, and a process whose spare was swept makes a new one.
+
 The fallback is chosen automatically. Tests force it with the environment
 variable ``_PI_MEMORY_LOCK_MKDIR=1`` (read at import, so it reaches
 subprocesses too) or by setting ``_renameat2`` to ``None``.
@@ -32,6 +40,7 @@ subprocesses too) or by setting ``_renameat2`` to ``None``.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import ctypes.util
@@ -89,11 +98,11 @@ _renameat2 = None if _FORCE_MKDIR else _load_renameat2()
 _no_noreplace: set[str] = set()
 
 
-def _publish(private: Path, public: Path) -> bool | None:
-    """Rename ``private`` to ``public`` unless it exists: True done, False taken, None unsupported."""
+def _rename_noreplace(src: Path, dst: Path) -> bool | None:
+    """Rename ``src`` to ``dst`` unless ``dst`` exists: True done, False taken, None unsupported."""
     if _renameat2 is None:
         return None
-    rc = _renameat2(_AT_FDCWD, os.fsencode(private), _AT_FDCWD, os.fsencode(public), _RENAME_NOREPLACE)
+    rc = _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE)
     if rc == 0:
         return True
     err = ctypes.get_errno()
@@ -101,7 +110,12 @@ def _publish(private: Path, public: Path) -> bool | None:
         return False
     if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
         return None
-    raise OSError(err, os.strerror(err), str(public))
+    raise OSError(err, os.strerror(err), str(dst))
+
+
+def _publish(private: Path, public: Path) -> bool | None:
+    """Make our recorded private directory the lock (see :func:`_rename_noreplace`)."""
+    return _rename_noreplace(private, public)
 
 
 _process_locks: dict[str, threading.Lock] = {}
@@ -159,6 +173,8 @@ class HeldLock:
     mtime_ns: int
     stale: float
     compromised: bool = False
+    #: The private name to rename the lock back to on release (None: rmdir it).
+    spare: Path | None = None
     _last_refresh: float = field(default_factory=time.monotonic)
     # Refresh (a background thread) and release never interleave: release trusts mtime_ns.
     _guard: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -218,8 +234,12 @@ _refresher = _Refresher()
 
 
 def owner_record_path(lock_dir: Path, inode: int) -> Path:
-    """``<file>.lock.owner.<inode>``: the record of the holder of lock directory ``inode``."""
-    return lock_dir.with_name(f"{lock_dir.name}.owner.{inode}")
+    """``.<file>.lock.owner.<inode>``: the record of the holder of lock directory ``inode``.
+
+    Hidden, like the private directories (``.<file>.lock.<token>``): a process keeps
+    both between locks, and a user listing the memory directory need not see them.
+    """
+    return lock_dir.with_name(f".{lock_dir.name}.owner.{inode}")
 
 
 def _write_owner(held: HeldLock, mtime_ns: int, *, previous_mtime_ns: int | None = None) -> None:
@@ -234,25 +254,44 @@ def _write_owner(held: HeldLock, mtime_ns: int, *, previous_mtime_ns: int | None
     }
     if previous_mtime_ns is not None:
         record["previousMtimeNs"] = previous_mtime_ns
-    tmp = held.owner_file.with_name(f".{held.owner_file.name}.{held.token}.tmp")
+    tmp = held.owner_file.with_name(f"{held.owner_file.name}.{held.token}.tmp")
     tmp.write_text(json.dumps(record))
     os.replace(tmp, held.owner_file)
 
 
 _RECORD_BASE: dict[str, object] = {}
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-def _write_owner_fresh(held: HeldLock) -> None:
-    """Write a new record in place (the first record of a lock: no temp file, no rename)."""
+_RECORD_SIZE = 512
+
+
+def _write_owner_fresh(held: HeldLock, *, published: bool) -> None:
+    """Write ``held``'s record under its name, without a temp file.
+
+    For a not-yet-published directory the record is overwritten in place, padded
+    to a fixed size (JSON ignores the spaces): rewriting a spare's record then
+    changes only data, never allocation. Nobody can be reading a record named after
+    a private directory's inode, so a torn read is impossible there. A published
+    directory (the mkdir fallback) may have a crashed holder's record under the
+    same name, so that one is truncated first: a reader sees ours or nothing, never
+    a mix — and an unparsable record only ever reads as "alive".
+    """
     if not _RECORD_BASE or _RECORD_BASE.get("pid") != os.getpid():
         _RECORD_BASE.clear()
         _RECORD_BASE.update(
             pid=os.getpid(), start=_process_start_ticks(os.getpid()), host=socket.gethostname()
         )
     record = {**_RECORD_BASE, "token": held.token, "inode": held.inode, "mtimeNs": held.mtime_ns}
-    fd = os.open(held.owner_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    data = json.dumps(record).encode()
+    in_place = not published and len(data) < _RECORD_SIZE
+    flags = os.O_WRONLY | os.O_CREAT | _O_CLOEXEC | (0 if in_place else os.O_TRUNC)
+    fd = os.open(held.owner_file, flags, 0o600)
     try:
-        os.write(fd, json.dumps(record).encode())
+        if in_place:
+            os.pwrite(fd, data.ljust(_RECORD_SIZE), 0)
+        else:
+            os.write(fd, data)
     finally:
         os.close(fd)
 
@@ -315,11 +354,15 @@ def _remove_debris(lock_dir: Path, keep: Path) -> None:
     if last is not None and now - last < _SWEEP_EVERY:
         return
     _last_sweep[key] = now
-    prefixes = (f"{lock_dir.name}.", f".{lock_dir.name}.owner.")
+    prefixes = (f".{lock_dir.name}.", f"{lock_dir.name}.")  # the second: older, visible names
     cutoff = time.time() - _ORPHAN_AGE
+    mine = {str(keep)}
+    spare = _spares.get(key)
+    if spare is not None:
+        mine.update((str(spare.path), str(owner_record_path(lock_dir, spare.inode))))
     with os.scandir(lock_dir.parent) as entries:
         for entry in entries:
-            if not entry.name.startswith(prefixes) or entry.path == str(keep):
+            if not entry.name.startswith(prefixes) or entry.path in mine:
                 continue
             with contextlib.suppress(OSError):
                 if entry.stat(follow_symlinks=False).st_mtime < cutoff:
@@ -392,30 +435,80 @@ def _stamp(directory: Path, token: str, stale: float, target: Path, lock_dir: Pa
     )
 
 
+@dataclass
+class _Spare:
+    """This process's unpublished private directory for one lock, kept for the next acquisition."""
+
+    pid: int
+    path: Path
+    inode: int
+
+
+_spares: dict[str, _Spare] = {}
+
+
+def _keep_spare(lock_dir: Path, path: Path, inode: int) -> None:
+    _spares[str(lock_dir)] = _Spare(os.getpid(), path, inode)
+
+
+def _private_dir(target: Path, lock_dir: Path, token: str, stale: float) -> tuple[Path, HeldLock]:
+    """Our spare for ``lock_dir``, re-stamped, or a new private directory."""
+    spare = _spares.pop(str(lock_dir), None)
+    if spare is not None and spare.pid == os.getpid():  # never a parent's spare after fork()
+        try:
+            held = _stamp(spare.path, token, stale, target, lock_dir)
+        except FileNotFoundError:
+            pass  # swept while this process was idle: make a new one
+        else:
+            if held.inode == spare.inode:
+                return spare.path, held
+    private = lock_dir.with_name(f".{lock_dir.name}.{token}")
+    os.mkdir(private)
+    return private, _stamp(private, token, stale, target, lock_dir)
+
+
+def _drop_spares() -> None:
+    """Remove this process's spare directories and their records (at exit, and for tests)."""
+    for key, spare in list(_spares.items()):
+        if spare.pid != os.getpid():
+            continue
+        _spares.pop(key, None)
+        with contextlib.suppress(OSError):
+            os.rmdir(spare.path)
+        with contextlib.suppress(OSError):
+            os.unlink(owner_record_path(Path(key), spare.inode))
+
+
+atexit.register(_drop_spares)
+
+
 def _try_once(target: Path, lock_dir: Path, stale: float) -> HeldLock | None:
     """One attempt: publish a recorded private directory, or fall back to ``mkdir``."""
     token = uuid.uuid4().hex
     if _renameat2 is not None and str(lock_dir.parent) not in _no_noreplace:
-        private = lock_dir.with_name(f"{lock_dir.name}.{token}")
-        os.mkdir(private)
-        held = _stamp(private, token, stale, target, lock_dir)
+        private, held = _private_dir(target, lock_dir, token, stale)
         try:
-            _write_owner_fresh(held)
+            _write_owner_fresh(held, published=False)
             published = _publish(private, lock_dir)
+        except FileNotFoundError:
+            _discard(private, held)  # swept between our stamp and the rename: try again
+            return None
         except BaseException:
             _discard(private, held)
             raise
         if published:
             held.lock_dir = lock_dir
+            held.spare = private
             st = lock_dir.stat()
             if st.st_mtime_ns != held.mtime_ns:  # a filesystem that re-stamps renamed directories
                 held.mtime_ns = st.st_mtime_ns
                 with contextlib.suppress(OSError):
                     _write_owner(held, held.mtime_ns)
             return held
-        _discard(private, held)
         if published is False:
+            _keep_spare(lock_dir, private, held.inode)  # busy: the next attempt reuses it
             return None
+        _discard(private, held)
         _no_noreplace.add(str(lock_dir.parent))  # this filesystem cannot: mkdir from now on
     # No renameat2 here: a plain mkdir, recorded right after (a brief unrecorded window).
     try:
@@ -430,7 +523,7 @@ def _try_once(target: Path, lock_dir: Path, stale: float) -> HeldLock | None:
     # short as it can be. A reader that catches it half-written cannot parse it, and an
     # unparsable record only ever means "alive" (wait), never "dead" (take over).
     with contextlib.suppress(OSError):
-        _write_owner_fresh(held)
+        _write_owner_fresh(held, published=True)
     return held
 
 
@@ -476,6 +569,14 @@ def _record_token(path: Path) -> object:
     return record.get("token") if isinstance(record, dict) else None
 
 
+def _unpublish(public: Path, spare: Path) -> bool:
+    """Rename our lock directory back to its private name; False when that is not possible."""
+    try:
+        return _rename_noreplace(public, spare) is True
+    except OSError:
+        return False
+
+
 def _release_dir(held: HeldLock) -> None:
     # Directory first: a crash between the two leaves only a record naming a dead
     # inode and mtime, which can never match a future lock and is swept as debris.
@@ -485,6 +586,11 @@ def _release_dir(held: HeldLock) -> None:
                 st = held.lock_dir.stat()
                 # Inode and our exact mtime: a lock re-made by someone else is never removed.
                 if st.st_ino == held.inode and st.st_mtime_ns == held.mtime_ns:
+                    if held.spare is not None and _unpublish(held.lock_dir, held.spare):
+                        # Released (the public name is gone) and kept, with its record, for
+                        # the next lock: the record names only this private directory now.
+                        _keep_spare(held.lock_dir, held.spare, held.inode)
+                        return
                     os.rmdir(held.lock_dir)
         # The record is checked, not assumed: once the directory is gone, a new holder may
         # reuse its inode and write a record under the same name before we get here.
