@@ -427,11 +427,13 @@ def run_rules(
             if not near:
                 continue
         back, fwd, anchored = r.back, r.fwd, r.back == 0
+        partner_back, partner_fwd = r.partner_back, r.partner_fwd
+        pattern = r.pattern
         t = 0
         for p in candidates:
             if near is not None:
-                j = bisect_left(near, p - r.partner_back)
-                if j == len(near) or near[j] > p + r.partner_fwd:
+                j = bisect_left(near, p - partner_back)
+                if j == len(near) or near[j] > p + partner_fwd:
                     continue
             t += 1
             last = t > _MAX_TRIES
@@ -440,8 +442,11 @@ def run_rules(
             work += hi - lo
             if wanted and not _window_has(view, lo, hi, wanted):
                 span = None
+            elif anchored and not last:  # _evaluate's anchored case, inlined: the hottest call
+                m = pattern.match(view, lo, hi)
+                span = None if m is None or not _accept(r, view, m) else (m.start(), m.end())
             else:
-                span = _evaluate(r, view, lo, hi, anchored=anchored and not last)
+                span = _evaluate(r, view, lo, hi)
             if span is not None:
                 hits.append(Hit(r, span[0], span[1]))
                 break

@@ -39,7 +39,8 @@ _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
 _FLAG_TAGS = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,7}\U000e007f")
 _VS_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
-_ZW_RUN = re.compile("[\u200b\u200c\u200d]{8,}")
+_ZW_RUN_MIN = 8
+_ZW_RUN = re.compile(f"[\u200b\u200c\u200d]{{{_ZW_RUN_MIN},}}")
 _ISOLATE = re.compile("[\u2066-\u2069]")
 
 _BLACK_FLAG = "\U0001f3f4"
@@ -96,8 +97,10 @@ def inspect(text: str) -> UnicodeReport:
         return report
     ctx = _Context(text)
     seen: set[int] = set()
+    longest = 0
     for run in _SUSPECT_RUN.finditer(text):
         i, stop = run.span()
+        longest = max(longest, stop - i)
         while i < stop:
             cp = ord(text[i])
             sub, end = ctx.classify(i, cp)
@@ -106,7 +109,8 @@ def inspect(text: str) -> UnicodeReport:
                 report.findings.append(CodePointFinding(cp, sub, i, end))
             i = max(i + 1, end)
     report.payloads.extend(ctx.payloads)
-    for zw in _ZW_RUN.finditer(text):
+    # A zero-width binary run is a run of suspect code points, so no long suspect run, no scan.
+    for zw in _ZW_RUN.finditer(text) if longest >= _ZW_RUN_MIN else ():
         decoded = _decode_zero_width(zw.group())
         if decoded:
             report.payloads.append(("zw_payload", decoded))
