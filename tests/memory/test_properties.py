@@ -289,3 +289,38 @@ def test_content_with_a_harmless_section_sign_is_accepted_and_round_trips(conten
         fresh = MemoryStore(directory, memory_char_limit=100_000)
         fresh.load_from_disk()
         assert fresh.get_entries("memory") == first_occurrences(["alpha fact", "beta fact", content])
+
+
+# ---------------------------------------------------------------- the store's own-write shortcut
+
+operations = st.lists(
+    st.tuples(st.sampled_from(["add", "replace", "remove"]), st.text(ALPHABET, max_size=24), entry_text),
+    min_size=1,
+    max_size=12,
+)
+
+
+@STORE_PROPERTY
+@given(operations, st.sampled_from([6, 40, 10_000]))
+def test_text_the_store_wrote_parses_back_to_its_entries_without_drift(
+    ops: list[tuple[str, str, str]], limit: int
+) -> None:
+    """A mutation skips parsing when the file holds exactly what the store last wrote; that is
+    sound only if every write parses back to the same entries with no drift, whatever was asked."""
+    from pi_memory.memory.entries import parse_checked
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = MemoryStore(tmp, memory_char_limit=limit)
+        for action, text, entry in ops:
+            if action == "add":
+                store.add("memory", text)
+            elif action == "replace":
+                store.replace("memory", entry[:3], text)
+            else:
+                store.remove("memory", entry[:3])
+            written = store._written.get("memory")
+            if written is not None:
+                on_disk = (Path(tmp) / "MEMORY.md").read_bytes().decode("utf-8")
+                assert on_disk == written[0]
+                assert parse_checked(on_disk, limit) == (written[2], None)
+        lockmod._drop_spares()

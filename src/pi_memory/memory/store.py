@@ -97,6 +97,9 @@ class MemoryStore:
         self._entries: dict[str, list[str]] = {t: [] for t in TARGETS}
         self._snapshot: dict[str, str] = {t: "" for t in TARGETS}
         self._loaded = False
+        # The text this store last wrote per target, with its limit and entries: when the re-read
+        # under the lock finds exactly that text, it is our own canonical output and needs no parse.
+        self._written: dict[str, tuple[str, int, list[str]]] = {}
 
     # ------------------------------------------------------------------ reading
 
@@ -267,7 +270,7 @@ class MemoryStore:
                 raw = txn.raw
                 if not raw.readable:
                     return _fail(f"{raw.error}. Refusing to write so nothing is lost; fix it and retry.")
-                entries, reason = parse_checked(raw.text, limit)
+                entries, reason = self._parse_under_lock(target, raw, limit)
                 with self._state:
                     self._entries[target] = entries
                 if raw.invalid is not None:
@@ -277,9 +280,11 @@ class MemoryStore:
                 outcome = mutate(list(entries), limit)
                 if isinstance(outcome, dict):
                     return outcome
-                txn.write(serialize_entries(outcome))
+                text = serialize_entries(outcome)
+                txn.write(text)
                 with self._state:
                     self._entries[target] = outcome
+                    self._written[target] = (text, limit, list(outcome))
         except BackendBusy as exc:
             # The backend says why (a lock held elsewhere, a lost connection); either way nothing was written.
             return _fail(
@@ -288,6 +293,18 @@ class MemoryStore:
                 retryable=True,
             )
         return self._success(target, message)
+
+    def _parse_under_lock(self, target: str, raw: RawText, limit: int) -> tuple[list[str], str | None]:
+        """``parse_checked``, skipped when storage holds exactly what this store last wrote.
+
+        That text came from entries that passed every check (trimmed, non-empty, unique, no
+        delimiter line, within this limit), so it parses back to them with no drift.
+        """
+        with self._state:
+            written = self._written.get(target)
+        if written is not None and raw.invalid is None and written[1] == limit and written[0] == raw.text:
+            return list(written[2]), None
+        return parse_checked(raw.text, limit)
 
     @staticmethod
     def _drift_result(txn: Transaction, raw: RawText, label: str, reason: str) -> Result:
