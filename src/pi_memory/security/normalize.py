@@ -49,6 +49,7 @@ _FOLDABLE = "\u0250-\u02af\u0131\u0370-\u03ff\u0400-\u052f"
 _HAS_FOLDABLE = re.compile(f"[{_FOLDABLE}]")
 # Possessive prefix: one pass per word start, no backtracking.
 _MIXED_TOKEN = re.compile(f"\\b[^\\W{_FOLDABLE}]*+[{_FOLDABLE}]\\w*")
+_NONFOLD_WORD = re.compile(f"[^\\W{_FOLDABLE}]")
 _LATIN = re.compile("[a-z]")
 
 # The literal comes first and the look-behind after it, so ``re`` scans for the quote or hyphen at
@@ -87,8 +88,36 @@ def fold(text: str) -> str:
         text = text.translate(_QUOTES)
     text = unicodedata.normalize("NFKC", text).casefold()
     if _HAS_FOLDABLE.search(text) is not None:
-        text = _MIXED_TOKEN.sub(_fold_token, text)
+        text = _fold_mixed_tokens(text)
     return text
+
+
+def _fold_mixed_tokens(text: str) -> str:
+    """``_MIXED_TOKEN.sub(_fold_token, text)``, without trying the token regex at every word start.
+
+    A token match holds a foldable letter and starts at most at the run of non-foldable word
+    characters just before its first one, so the search jumps to the next foldable letter (a
+    C-speed character-class scan) and backs up over that run. Latin text in between costs
+    nothing, and the matches are the ones ``sub`` would make."""
+    parts: list[str] = []
+    pos = last = 0
+    while True:
+        f = _HAS_FOLDABLE.search(text, pos)
+        if f is None:
+            break
+        start = f.start()
+        while start > pos and _NONFOLD_WORD.match(text, start - 1) is not None:
+            start -= 1
+        m = _MIXED_TOKEN.search(text, start)
+        if m is None:
+            break
+        parts.append(text[last : m.start()])
+        parts.append(_fold_token(m))
+        last = pos = m.end()
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def _fold_token(m: re.Match[str]) -> str:

@@ -1,0 +1,71 @@
+"""The fast forms in ``normalize`` give exactly what their plain regex forms give.
+
+Each helper replaces a regex that was tried at every position with a C-speed scan for a literal
+or character class first. These property tests compare them with the plain forms on text drawn
+from the characters that matter (Latin, Cyrillic/Greek look-alikes, combining marks, quotes,
+hyphens, backslashes, line breaks, digits and leet symbols).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pi_memory.security import normalize as n
+
+_ALPHABET = "ab ixo.e-_'\"\\\n\r\t01345@$\u043e\u0455\u0374\u0483\u0131\u0251\u037e\u00e9\u03b1"
+TEXT = st.text(alphabet=_ALPHABET, max_size=60)
+
+_PLAIN_HYPHEN_BREAK = re.compile(r"(?<=[a-z])-[ \t]*\r?\n[ \t]*(?=[a-z])")
+_PLAIN_QUOTE_SPLIT = re.compile(r"(?<=\w)(?:''|\"\")(?=\w)")
+
+
+def _plain_layout(folded: str) -> str | None:
+    if (
+        "-\n" not in folded and "\\\n" not in folded and "''" not in folded and '""' not in folded
+        and "- \n" not in folded and n._LAYOUT_HINT.search(folded) is None
+    ):
+        return None
+    out = _PLAIN_HYPHEN_BREAK.sub("", folded)
+    out = n._BACKSLASH_BREAK.sub("", out)
+    out = _PLAIN_QUOTE_SPLIT.sub("", out)
+    out = n._SPACED.sub(lambda m: m.group().replace(" ", ""), out)
+    out = n._DOTTED.sub(lambda m: m.group().replace(".", ""), out)
+    return out if out != folded else None
+
+
+def _plain_has_leet_word(folded: str, vocabulary: frozenset[str]) -> bool:
+    if n._LEET_HINT.search(folded) is None:
+        return False
+    return any(t.translate(n._LEET) in vocabulary for t in n._LEET_TOKEN.findall(folded))
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_literal_first_patterns_match_the_same_spans(text: str) -> None:
+    for fast, plain in ((n._HYPHEN_BREAK, _PLAIN_HYPHEN_BREAK), (n._QUOTE_SPLIT, _PLAIN_QUOTE_SPLIT)):
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_layout_view_equals_the_plain_substitutions(text: str) -> None:
+    assert n.layout_view(text) == _plain_layout(text)
+
+
+def test_layout_view_after_a_join_creates_a_letter_run() -> None:
+    assert n.layout_view("a b \\\nc d") == _plain_layout("a b \\\nc d") == "abcd"
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT, st.sampled_from([frozenset({"ignore", "a", "ab", "bios"}), frozenset({"xo", "sea"})]))
+def test_leet_word_test_equals_the_token_scan(text: str, vocabulary: frozenset[str]) -> None:
+    assert n._has_leet_word(text, vocabulary) == _plain_has_leet_word(text, vocabulary)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_mixed_token_folding_equals_the_plain_substitution(text: str) -> None:
+    assert n._fold_mixed_tokens(text) == n._MIXED_TOKEN.sub(n._fold_token, text)
