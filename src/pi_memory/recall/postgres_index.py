@@ -9,6 +9,12 @@ curated memory. Differences from the SQLite default, on purpose:
 * Lexical ranking is ``ts_rank_cd`` over an English ``tsvector`` (stemmed, stopwords removed by
   PostgreSQL), not BM25. Fusion scales each list before mixing, so the score scales do not matter.
 * Neighbour smoothing reads the previous/next message of each candidate by ``(session_id, seq)``.
+* The HNSW index is built in bulk, not row by row: pgvector (0.6) inserting one row into an
+  existing graph costs ~30× what a ``CREATE INDEX`` pays per row (it re-prunes the neighbours'
+  lists from disk), and that was nearly all of ``add``'s time (~150 rows/s). So a new table
+  takes rows without the index, and the first ``search`` or ``flush`` builds it over everything
+  at once; from then on rows join it one by one. A backfill (``add`` in batches, then ``flush``)
+  loads at COPY-like speed, and a search in between simply scans exactly.
 
 Needs ``pip install 'pi-memory[postgres]'`` (psycopg 3 + pgvector) and the ``vector`` extension.
 """
@@ -28,6 +34,14 @@ from pi_memory.recall.text import content_terms, dense_query
 from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
 
 __all__ = ["PostgresIndex"]
+
+
+#: ``maintenance_work_mem`` for an HNSW build: pgvector builds in memory (fast) until the graph
+#: outgrows it, then falls back to per-row inserts (slow). A row takes its vector (4 bytes a
+#: dimension) plus about 1 KB of neighbour lists at pgvector's default m=16; the cap keeps one
+#: build from taking more than 1 GB of the server's memory.
+_BUILD_BYTES_PER_NODE = 1024
+_BUILD_MEMORY_CAP = 1 << 30
 
 
 def _filter_sql(filters: Filters | None) -> tuple[str, list[Any]]:
@@ -72,6 +86,7 @@ class PostgresIndex:
         self.url = url
         self.config = config or SearchConfig()
         self._table = table
+        self._ann = f"{table}_hnsw"
         self._meta_table = f"{table}_meta"
         self._lock = threading.RLock()
         self._db = psycopg.connect(url, autocommit=True)
@@ -85,15 +100,23 @@ class PostgresIndex:
 
     # ------------------------------------------------------------------ schema and metadata
 
-    def _space(self) -> tuple[str, int] | None:
-        rows: dict[str, str] = dict(self._db.execute(f"SELECT key, value FROM {self._meta_table}").fetchall())
-        if "embedder" not in rows or "dimension" not in rows:
-            return None
-        return str(rows["embedder"]), int(rows["dimension"])
+    def _meta(self) -> dict[str, str | None]:
+        """The recorded ``embedder`` and ``dimension``, and ``ann`` (the HNSW index, ``None`` while it
+        is not built) — one round trip, as every search starts with it."""
+        rows = self._db.execute(
+            f"SELECT key, value FROM {self._meta_table} UNION ALL SELECT 'ann', to_regclass(%s)::text", (self._ann,)
+        ).fetchall()
+        return dict(rows)
 
-    def _check_space(self) -> bool:
+    def _space(self, meta: Mapping[str, str | None] | None = None) -> tuple[str, int] | None:
+        rows = self._meta() if meta is None else meta
+        if rows.get("embedder") is None or rows.get("dimension") is None:
+            return None
+        return str(rows["embedder"]), int(str(rows["dimension"]))
+
+    def _check_space(self, meta: Mapping[str, str | None] | None = None) -> bool:
         """True when the index has a recorded space (raises if it is not the embedder's)."""
-        space = self._space()
+        space = self._space(meta)
         if space is not None and space != (self.embedder.id, self.embedder.dimension):
             raise EmbedderMismatchError(space[0], space[1], self.embedder.id, self.embedder.dimension)
         return space is not None
@@ -122,7 +145,7 @@ class PostgresIndex:
         )
         cur.execute(f"CREATE INDEX IF NOT EXISTS {t}_session ON {t}(session_id, seq)")
         cur.execute(f"CREATE INDEX IF NOT EXISTS {t}_tsv ON {t} USING gin(tsv)")
-        cur.execute(f"CREATE INDEX IF NOT EXISTS {t}_hnsw ON {t} USING hnsw (embedding vector_cosine_ops)")
+        # no HNSW index yet: _ensure_ann builds it in bulk when the first search or flush needs it
         cur.execute(
             f"INSERT INTO {self._meta_table} VALUES ('embedder', %s), ('dimension', %s) ON CONFLICT DO NOTHING",
             (mine[0], str(mine[1])),
@@ -134,44 +157,87 @@ class PostgresIndex:
         batch = list({r["id"]: r for r in (normalize_record(r) for r in records)}.values())
         if not batch:
             return 0
+        # Embed outside the transaction and its lock (as SQLite does): other writers wait only
+        # for the insert, and a retried batch embeds only what is new or changed.
+        with self._lock:
+            todo = self._changed(self._db, batch)
+        if not todo:
+            return 0
+        vectors = dict(zip([r["id"] for r in todo], self.embedder.embed([r["text"] for r in todo]), strict=True))
         with self._lock, self._db.transaction(), self._db.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
             self._ensure_table(cur)
-            cur.execute(
-                f"SELECT id, text, role, session_id FROM {self._table} WHERE id = ANY(%s)", ([r["id"] for r in batch],)
-            )
-            existing = {row[0]: tuple(row[1:]) for row in cur.fetchall()}
-            todo = [r for r in batch if existing.get(r["id"]) != (r["text"], r["role"], r["session_id"])]
+            todo = self._changed(cur, todo)  # another writer may have stored some meanwhile
             if not todo:
                 return 0
-            vectors = self.embedder.embed([r["text"] for r in todo])
-            rows = [
-                (
-                    r["id"],
-                    r["text"],
-                    r["role"],
-                    r["timestamp"],
-                    r["session_id"],
-                    json.dumps(r.get("metadata") or {}),
-                    vectors[i],
-                )
-                for i, r in enumerate(todo)
-            ]
+            # One pipelined statement per row, one round trip and one commit per batch; upserts
+            # by id leave access_count and last_access alone.
             cur.executemany(
                 f"""INSERT INTO {self._table}(id, text, role, timestamp, session_id, metadata, embedding)
                 VALUES (%s, %s, %s, %s, %s, %s, %s)
                 ON CONFLICT (id) DO UPDATE SET text = excluded.text, role = excluded.role,
                     timestamp = excluded.timestamp, session_id = excluded.session_id,
                     metadata = excluded.metadata, embedding = excluded.embedding""",
-                rows,
+                [
+                    (r["id"], r["text"], r["role"], r["timestamp"], r["session_id"],
+                     json.dumps(r.get("metadata") or {}), vectors[r["id"]])
+                    for r in todo
+                ],
             )
             return len(todo)
 
-    def flush(self) -> None:
-        """Nothing is buffered: ``add`` commits before it returns."""
+    def _changed(self, db: Any, batch: list[Record]) -> list[Record]:
+        """The records of ``batch`` not stored yet, or stored with another text, role or session."""
+        if not self._has_table(db):
+            return batch
+        rows = db.execute(
+            f"SELECT id, text, role, session_id FROM {self._table} WHERE id = ANY(%s)", ([r["id"] for r in batch],)
+        ).fetchall()
+        existing = {row[0]: tuple(row[1:]) for row in rows}
+        return [r for r in batch if existing.get(r["id"]) != (r["text"], r["role"], r["session_id"])]
 
-    def _has_table(self) -> bool:
-        row = self._db.execute("SELECT to_regclass(%s)", (self._table,)).fetchone()
+    def _ensure_ann(self, *, wait: bool) -> bool:
+        """Build the HNSW index over the stored rows if it is missing; True when it exists.
+
+        Runs under the writers' advisory lock, so rows never arrive mid-build and two processes
+        never build it twice. ``wait=False`` (a search) gives up at once while another process
+        holds the lock — a backfill still loading, or a build — and the search scans exactly.
+        """
+        if self._has_ann():
+            return True
+        if not self._has_table():
+            return False
+        with self._db.transaction(), self._db.cursor() as cur:
+            if wait:
+                cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
+            else:
+                row = cur.execute("SELECT pg_try_advisory_xact_lock(hashtext(%s))", (self._table,)).fetchone()
+                if not (row and row[0]):
+                    return False
+            if self._has_ann(cur):
+                return True
+            row = cur.execute(
+                f"SELECT count(*), pg_size_bytes(current_setting('maintenance_work_mem')) FROM {self._table}"
+            ).fetchone()
+            rows, current = (int(row[0]), int(row[1])) if row else (0, 0)
+            wanted = min(_BUILD_MEMORY_CAP, rows * (4 * self.embedder.dimension + _BUILD_BYTES_PER_NODE))
+            if wanted > current:
+                cur.execute(f"SET LOCAL maintenance_work_mem = '{wanted // 1024}kB'")
+            ann = f"{self._ann} ON {self._table} USING hnsw (embedding vector_cosine_ops)"
+            cur.execute(f"CREATE INDEX IF NOT EXISTS {ann}")
+            return True
+
+    def flush(self) -> None:
+        """Build the HNSW index if rows arrived without one (``add`` itself commits before it returns)."""
+        with self._lock:
+            self._ensure_ann(wait=True)
+
+    def _has_table(self, db: Any = None) -> bool:
+        row = (db or self._db).execute("SELECT to_regclass(%s)", (self._table,)).fetchone()
+        return row is not None and row[0] is not None
+
+    def _has_ann(self, db: Any = None) -> bool:
+        row = (db or self._db).execute("SELECT to_regclass(%s)", (self._ann,)).fetchone()
         return row is not None and row[0] is not None
 
     def delete(self, ids: Sequence[str]) -> int:
@@ -205,7 +271,8 @@ class PostgresIndex:
 
     def search(self, query: str, top_k: int = 5, filters: Filters | None = None) -> list[Hit]:
         with self._lock:
-            if not self._check_space() or top_k <= 0:
+            meta = self._meta()
+            if not self._check_space(meta) or top_k <= 0:
                 return []
             where, params = _filter_sql(filters)
             n = self.config.candidates
@@ -222,6 +289,8 @@ class PostgresIndex:
                 lexical = {int(r[0]): float(r[1]) for r in rows}
             dense: dict[int, float] = {}
             if self.config.fusion != "lexical":
+                if meta.get("ann") is None:  # build it; while another process loads, the scan is exact
+                    self._ensure_ann(wait=False)
                 with self._db.transaction():
                     self._db.execute(f"SET LOCAL hnsw.ef_search = {max(40, n * 2)}")
                     rows = self._db.execute(

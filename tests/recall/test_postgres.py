@@ -1,0 +1,125 @@
+"""PostgreSQL-only behaviour: the HNSW index is built in bulk, and several writers share a table.
+
+Real PostgreSQL (the session's ``pgserver``); each test uses its own tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from pi_memory.recall.postgres_index import PostgresIndex
+
+from .conftest import record
+
+_names = itertools.count()
+
+TEXTS = [
+    "We moved the staging database to Frankfurt last week",
+    "My daughter starts violin lessons on Tuesday",
+    "Deploy failed: the migration timed out on the orders table",
+    "I prefer tabs over spaces in Go code",
+    "The quarterly audit is due in June",
+]
+
+
+def records(start: int, stop: int, session: str = "s") -> list[dict[str, Any]]:
+    """Filler messages with the probe texts above among them (``m0`` … ``m4``)."""
+    return [record(f"m{i}", TEXTS[i] if i < len(TEXTS) else f"filler note number {i} about nothing in particular",
+                   session=session) for i in range(start, stop)]
+
+
+@pytest.fixture
+def table() -> str:
+    return f"pg{next(_names)}"
+
+
+@pytest.fixture
+def admin(pg_url: str) -> Iterator[psycopg.Connection[Any]]:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        yield conn
+
+
+def has_ann(admin: psycopg.Connection[Any], table: str) -> bool:
+    row = admin.execute("SELECT to_regclass(%s)", (f"{table}_hnsw",)).fetchone()
+    return row is not None and row[0] is not None
+
+
+def test_a_load_goes_in_without_the_ann_index_and_flush_builds_it(pg_url: str, table: str, admin: Any) -> None:
+    """Per-row HNSW inserts were nearly all of add's time; a load pays one bulk build instead."""
+    index = PostgresIndex(pg_url, table=table)
+    try:
+        for start in range(0, 300, 64):
+            index.add(records(start, min(300, start + 64)))
+        assert index.count() == 300 and not has_ann(admin, table)
+        index.flush()
+        assert has_ann(admin, table)
+        assert index.search("where did the staging database go?", top_k=1)[0].id == "m0"
+        # later rows join the built index one by one, and are found through it
+        assert index.add([record("late", "The new office opens in Lisbon in May", session="s2")]) == 1
+        assert has_ann(admin, table)
+        assert index.search("when does the Lisbon office open?", top_k=1)[0].id == "late"
+    finally:
+        index.close()
+
+
+def test_a_search_while_another_writer_loads_scans_exactly_and_leaves_the_build(
+    pg_url: str, table: str, admin: Any
+) -> None:
+    index = PostgresIndex(pg_url, table=table)
+    try:
+        index.add(records(0, 200))
+        # another machine's backfill holds the writers' lock: the search must not wait for it
+        admin.execute("SELECT pg_advisory_lock(hashtext(%s))", (table,))
+        try:
+            hits = index.search("violin lessons for my daughter", top_k=3)
+            assert hits[0].id == "m1" and not has_ann(admin, table)
+        finally:
+            admin.execute("SELECT pg_advisory_unlock(hashtext(%s))", (table,))
+        assert index.search("violin lessons for my daughter", top_k=3)[0].id == "m1"
+        assert has_ann(admin, table)  # the first search with the lock free built it
+    finally:
+        index.close()
+
+
+def test_writers_on_two_machines_upsert_by_id_and_keep_access_counts(pg_url: str, table: str, admin: Any) -> None:
+    """Two handles (two connections, as two machines have) load overlapping ids at the same time."""
+    first, second = PostgresIndex(pg_url, table=table), PostgresIndex(pg_url, table=table)
+    errors: list[BaseException] = []
+
+    def load(index: PostgresIndex, start: int, stop: int) -> None:
+        try:
+            for lo in range(start, stop, 40):
+                index.add(records(lo, min(stop, lo + 40)))
+        except BaseException as exc:  # reported by the assertion below
+            errors.append(exc)
+
+    try:
+        threads = [threading.Thread(target=load, args=(first, 0, 300)),
+                   threading.Thread(target=load, args=(second, 150, 450))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert first.count() == 450
+        rows = admin.execute(f"SELECT count(DISTINCT id), count(*) FROM {table}").fetchone()
+        assert rows == (450, 450)
+
+        first.flush()
+        second.flush()  # the index exists: nothing to do
+        first.record_access(["m0", "m3"], when="2025-03-01T00:00:00.000Z")
+        # the same records again change nothing; a changed text is stored, its access count kept
+        assert second.add(records(0, 10)) == 0
+        assert second.add([record("m3", "I prefer spaces over tabs in Python code", session="s")]) == 1
+        stats = {s.id: s.access_count for s in first.access_stats(["m0", "m3", "m4"])}
+        assert stats == {"m0": 1, "m3": 1, "m4": 0}
+        assert first.search("spaces in Python", top_k=1)[0].text.startswith("I prefer spaces")
+    finally:
+        first.close()
+        second.close()
