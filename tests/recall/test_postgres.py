@@ -123,3 +123,45 @@ def test_writers_on_two_machines_upsert_by_id_and_keep_access_counts(pg_url: str
     finally:
         first.close()
         second.close()
+
+
+def test_a_backfill_into_a_built_index_drops_it_and_the_next_search_or_flush_rebuilds_it(
+    pg_url: str, table: str, admin: Any
+) -> None:
+    """Once single inserts have cost as much as a rebuild, the rest of a load goes in bulk."""
+    loader, other = PostgresIndex(pg_url, table=table), PostgresIndex(pg_url, table=table)
+    try:
+        loader.add(records(0, 64))
+        loader.flush()
+        assert has_ann(admin, table)
+        loader.add(records(64, 128))  # 64 single inserts into 64 rows: a rebuild's worth
+        assert not has_ann(admin, table)
+        loader.add(records(128, 192))
+        # another machine searching mid-load scans exactly and does not build under the load
+        assert other.search("the quarterly audit deadline", top_k=1)[0].id == "m4"
+        assert not has_ann(admin, table)
+        # the loader's own search ends its load
+        assert loader.search("violin lessons", top_k=1)[0].id == "m1"
+        assert has_ann(admin, table) and loader.count() == 192
+        loader.add(records(192, 256))
+        assert not has_ann(admin, table)
+        loader.flush()
+        assert has_ann(admin, table)
+        assert other.search("the migration of the orders table failed", top_k=1)[0].id == "m2"
+    finally:
+        loader.close()
+        other.close()
+
+
+def test_a_handle_that_searches_between_adds_keeps_the_index(pg_url: str, table: str, admin: Any) -> None:
+    """A live agent (small adds, searches in between) never makes the fleet's index go away."""
+    index = PostgresIndex(pg_url, table=table)
+    try:
+        index.add(records(0, 200))
+        index.flush()
+        for lo in range(200, 300, 10):  # 100 single inserts would be a rebuild's worth of 200 rows
+            index.add(records(lo, lo + 10))
+            assert has_ann(admin, table)
+            assert index.search("staging database", top_k=1)[0].id == "m0"
+    finally:
+        index.close()

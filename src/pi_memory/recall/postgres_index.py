@@ -10,11 +10,13 @@ curated memory. Differences from the SQLite default, on purpose:
   PostgreSQL), not BM25. Fusion scales each list before mixing, so the score scales do not matter.
 * Neighbour smoothing reads the previous/next message of each candidate by ``(session_id, seq)``.
 * The HNSW index is built in bulk, not row by row: pgvector (0.6) inserting one row into an
-  existing graph costs ~30× what a ``CREATE INDEX`` pays per row (it re-prunes the neighbours'
+  existing graph costs ~20× what a ``CREATE INDEX`` pays per row (it re-prunes the neighbours'
   lists from disk), and that was nearly all of ``add``'s time (~150 rows/s). So a new table
   takes rows without the index, and the first ``search`` or ``flush`` builds it over everything
-  at once; from then on rows join it one by one. A backfill (``add`` in batches, then ``flush``)
-  loads at COPY-like speed, and a search in between simply scans exactly.
+  at once; from then on rows join it one by one — until a handle has added, with no search of
+  its own in between, as many rows as a rebuild is worth (a backfill into a large index): it
+  drops the index and the rest of the load goes in bulk too. While a handle loads, other
+  processes' searches scan exactly instead of building the index under it.
 
 Needs ``pip install 'pi-memory[postgres]'`` (psycopg 3 + pgvector) and the ``vector`` extension.
 """
@@ -42,6 +44,11 @@ __all__ = ["PostgresIndex"]
 #: build from taking more than 1 GB of the server's memory.
 _BUILD_BYTES_PER_NODE = 1024
 _BUILD_MEMORY_CAP = 1 << 30
+#: A row inserted into a built HNSW index costs about this many times what a bulk build pays per
+#: row (measured ~20× with pgvector 0.6 at 10k rows of 256 dimensions; rounded down). A handle
+#: that has paid a rebuild's worth of single inserts since its last search drops the index and
+#: loads the rest in bulk — the ski-rental rule: never much more than twice the cheaper choice.
+_INSERT_COST_RATIO = 16
 
 
 def _filter_sql(filters: Filters | None) -> tuple[str, list[Any]]:
@@ -87,6 +94,10 @@ class PostgresIndex:
         self.config = config or SearchConfig()
         self._table = table
         self._ann = f"{table}_hnsw"
+        #: held (shared, per session) while this handle loads rows the ANN index does not have yet
+        self._loading_key = f"{table}:loading"
+        self._loading = False
+        self._paid = 0  # rows inserted into a built ANN index since this handle's last search
         self._meta_table = f"{table}_meta"
         self._lock = threading.RLock()
         self._db = psycopg.connect(url, autocommit=True)
@@ -170,6 +181,7 @@ class PostgresIndex:
             todo = self._changed(cur, todo)  # another writer may have stored some meanwhile
             if not todo:
                 return 0
+            self._pace(cur, len(todo))
             # One pipelined statement per row, one round trip and one commit per batch; upserts
             # by id leave access_count and last_access alone.
             cur.executemany(
@@ -186,6 +198,25 @@ class PostgresIndex:
             )
             return len(todo)
 
+    def _pace(self, cur: Any, rows: int) -> None:
+        """Decide how ``rows`` more reach the ANN index: one by one, or in bulk once the load is over.
+
+        Called inside ``add``'s transaction, under the writers' lock. Rows go into a built index
+        one by one until this handle has paid a rebuild's worth (``_INSERT_COST_RATIO``); then the
+        index is dropped (readers wait for this commit only) and rebuilt by the next search or
+        ``flush``. While the index is missing, the handle holds the loading lock so that other
+        processes' searches scan exactly rather than build it between two batches of the load.
+        """
+        if self._has_ann(cur):
+            self._paid += rows
+            row = cur.execute(f"SELECT count(*) FROM {self._table}").fetchone()
+            if self._paid * _INSERT_COST_RATIO < (int(row[0]) if row else 0) + rows:
+                return
+            cur.execute(f"DROP INDEX {self._ann}")
+        if not self._loading:  # a session lock: released by flush, our own search, or closing
+            cur.execute("SELECT pg_advisory_lock_shared(hashtext(%s))", (self._loading_key,))
+            self._loading = True
+
     def _changed(self, db: Any, batch: list[Record]) -> list[Record]:
         """The records of ``batch`` not stored yet, or stored with another text, role or session."""
         if not self._has_table(db):
@@ -201,9 +232,12 @@ class PostgresIndex:
 
         Runs under the writers' advisory lock, so rows never arrive mid-build and two processes
         never build it twice. ``wait=False`` (a search) gives up at once while another process
-        holds the lock — a backfill still loading, or a build — and the search scans exactly.
+        writes, builds or loads (holds the loading lock), and the search scans exactly. Either
+        way this handle's own load is over: it lets go of the loading lock.
         """
+        self._paid = 0
         if self._has_ann():
+            self._end_load()
             return True
         if not self._has_table():
             return False
@@ -211,21 +245,32 @@ class PostgresIndex:
             if wait:
                 cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
             else:
-                row = cur.execute("SELECT pg_try_advisory_xact_lock(hashtext(%s))", (self._table,)).fetchone()
+                row = cur.execute(
+                    "SELECT pg_try_advisory_xact_lock(hashtext(%s)) AND pg_try_advisory_xact_lock(hashtext(%s))",
+                    (self._table, self._loading_key),
+                ).fetchone()
                 if not (row and row[0]):
                     return False
-            if self._has_ann(cur):
-                return True
-            row = cur.execute(
-                f"SELECT count(*), pg_size_bytes(current_setting('maintenance_work_mem')) FROM {self._table}"
-            ).fetchone()
-            rows, current = (int(row[0]), int(row[1])) if row else (0, 0)
-            wanted = min(_BUILD_MEMORY_CAP, rows * (4 * self.embedder.dimension + _BUILD_BYTES_PER_NODE))
-            if wanted > current:
-                cur.execute(f"SET LOCAL maintenance_work_mem = '{wanted // 1024}kB'")
-            ann = f"{self._ann} ON {self._table} USING hnsw (embedding vector_cosine_ops)"
-            cur.execute(f"CREATE INDEX IF NOT EXISTS {ann}")
-            return True
+            if not self._has_ann(cur):
+                self._build_ann(cur)
+        self._end_load()
+        return True
+
+    def _end_load(self) -> None:
+        if self._loading:
+            self._db.execute("SELECT pg_advisory_unlock_shared(hashtext(%s))", (self._loading_key,))
+            self._loading = False
+
+    def _build_ann(self, cur: Any) -> None:
+        """``CREATE INDEX`` the HNSW graph over every row, with memory enough to build it in RAM."""
+        row = cur.execute(
+            f"SELECT count(*), pg_size_bytes(current_setting('maintenance_work_mem')) FROM {self._table}"
+        ).fetchone()
+        rows, current = (int(row[0]), int(row[1])) if row else (0, 0)
+        wanted = min(_BUILD_MEMORY_CAP, rows * (4 * self.embedder.dimension + _BUILD_BYTES_PER_NODE))
+        if wanted > current:
+            cur.execute(f"SET LOCAL maintenance_work_mem = '{wanted // 1024}kB'")
+        cur.execute(f"CREATE INDEX IF NOT EXISTS {self._ann} ON {self._table} USING hnsw (embedding vector_cosine_ops)")
 
     def flush(self) -> None:
         """Build the HNSW index if rows arrived without one (``add`` itself commits before it returns)."""
@@ -249,6 +294,7 @@ class PostgresIndex:
 
     def clear(self) -> None:
         """Drop the messages and the recorded embedder (``reindex`` starts from here)."""
+        self._paid = 0
         with self._lock, self._db.transaction():
             self._db.execute(f"DROP TABLE IF EXISTS {self._table}")
             self._db.execute(f"DELETE FROM {self._meta_table}")
@@ -288,9 +334,12 @@ class PostgresIndex:
                 ).fetchall()
                 lexical = {int(r[0]): float(r[1]) for r in rows}
             dense: dict[int, float] = {}
+            self._paid = 0  # a handle that searches is no backfill: its rows keep joining the index one by one
             if self.config.fusion != "lexical":
                 if meta.get("ann") is None:  # build it; while another process loads, the scan is exact
                     self._ensure_ann(wait=False)
+                else:
+                    self._end_load()
                 with self._db.transaction():
                     self._db.execute(f"SET LOCAL hnsw.ef_search = {max(40, n * 2)}")
                     rows = self._db.execute(
