@@ -13,6 +13,7 @@ import json
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -244,3 +245,79 @@ def test_next_successful_write_removes_an_old_orphan_temp(tmp_path: Path) -> Non
     assert not orphan.exists()
     lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md"]
+
+
+# ---------------------------------------------------------------- what a durable write does, in order
+
+
+def _record_write_path(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """fsyncs (of a file or a directory), renames onto targets and lock releases, in order."""
+    events: list[tuple[str, ...]] = []
+    real_fsync, real_rename, real_release = os.fsync, os.rename, lockmod._release_dir
+
+    def fsync(fd: int) -> None:
+        events.append(("fsync", "directory" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"))
+        real_fsync(fd)
+
+    def rename(src: str | Path, dst: str | Path) -> None:
+        events.append(("rename", Path(dst).name))
+        real_rename(src, dst)
+
+    def release(held: lockmod.HeldLock) -> None:
+        events.append(("release",))
+        real_release(held)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(lockmod, "_release_dir", release)
+    return events
+
+
+@pytest.mark.usefixtures("lock_mode")
+@pytest.mark.parametrize("method", ["add", "replace", "remove"])
+def test_a_write_fsyncs_the_temp_file_then_renames_then_fsyncs_the_directory_before_answering(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    """Data durable before the rename can be; the rename durable before success is reported.
+
+    The directory fsync may follow the lock's release: a writer that takes the lock in between
+    reads and rewrites our already-renamed content, so it cannot lose our write.
+    """
+    (tmp_path / "MEMORY.md").write_text("first fact\n§\nsecond fact")
+    store = MemoryStore(tmp_path)
+    events = _record_write_path(monkeypatch)
+    args = {"add": ("memory", "third fact"), "replace": ("memory", "first", "first, revised"),
+            "remove": ("memory", "second")}[method]
+    assert getattr(store, method)(*args)["success"]
+    assert events == [("fsync", "file"), ("rename", "MEMORY.md"), ("release",), ("fsync", "directory")]
+
+
+def test_a_symlinked_file_is_written_through_and_its_real_directory_fsynced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_dir, link_dir = tmp_path / "real", tmp_path / "links"
+    real_dir.mkdir()
+    link_dir.mkdir()
+    (real_dir / "MEMORY.md").write_text("kept")
+    (link_dir / "MEMORY.md").symlink_to(real_dir / "MEMORY.md")
+    fsynced: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        fsynced.append(os.fstat(fd).st_ino)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    assert MemoryStore(link_dir).add("memory", "added through the link")["success"]
+    assert (link_dir / "MEMORY.md").is_symlink()
+    assert (real_dir / "MEMORY.md").read_text() == "kept\n§\nadded through the link"
+    assert fsynced[-1] == real_dir.stat().st_ino
+
+
+def test_a_non_durable_backend_never_fsyncs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pi_memory.memory.files import FileBackend
+
+    events = _record_write_path(monkeypatch)
+    assert MemoryStore(backend=FileBackend(tmp_path, durable=False)).add("memory", "scratch fact")["success"]
+    assert ("fsync", "file") not in events and ("fsync", "directory") not in events
+    assert ("rename", "MEMORY.md") in events
