@@ -174,6 +174,42 @@ def test_needs_are_inside_every_match() -> None:
     assert checked > 100
 
 
+def test_every_match_begins_with_a_start_string() -> None:
+    """Soundness of ``prefilter.prefixes``: wide-window searches only try these positions."""
+    texts = ATTACKS + _repo_texts()
+    views = [normalize.fold(t) for t in texts]
+    checked = 0
+    for r in threats._all_rules():
+        if not r.starts:
+            continue
+        for view in views:
+            for m in r.pattern.finditer(view):
+                assert m.group().startswith(r.starts), (r.id, r.starts, m.group())
+                checked += 1
+    assert checked > 50
+
+
+def test_wide_window_search_equals_plain_search() -> None:
+    """``_evaluate_at_starts`` finds what ``search`` finds, on windows of every width."""
+    texts = [normalize.fold(t) for t in ATTACKS + _repo_texts()[:20]]
+    rules = [r for r in threats._all_rules() if r.starts]
+    for view in texts:
+        for r in rules:
+            for lo in range(0, len(view), 97):
+                hi = min(len(view), lo + 400)
+                m = r.pattern.search(view, lo, hi)
+                attempts, expected = 0, None
+                while m is not None:
+                    if engine._accept(r, view, m):
+                        expected = (m.start(), m.end())
+                        break
+                    attempts += 1
+                    if attempts >= 8:
+                        break
+                    m = r.pattern.search(view, m.start() + 1, hi)
+                assert engine._evaluate_at_starts(r, view, lo, hi) == expected, (r.id, lo)
+
+
 def test_one_view_does_not_build_the_need_tables() -> None:
     """First use stays cheap: parsing every rule regex waits for the warm-up."""
     index = RuleIndex(list(threats._all_rules()))

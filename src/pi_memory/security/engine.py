@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from pi_memory.security.prefilter import Need, needs
+from pi_memory.security.prefilter import Need, needs, prefixes
 
 try:
     import ahocorasick as _ahocorasick  # type: ignore[import-not-found]  # C extension, no stubs
@@ -49,6 +49,7 @@ _MAX_TRIES = 24
 # automaton reports every occurrence) than the regex runs they save.
 _MIN_LITERAL = 4
 _WARMUP_VIEWS = 16
+_WIDE_WINDOW = 250  # from here a search walks the rule's start strings instead (measured)
 _MAX_NEEDS = 1
 
 _use_automaton = _ahocorasick is not None
@@ -92,6 +93,11 @@ class Rule:
     @cached_property
     def veto(self) -> re.Pattern[str] | None:
         return re.compile(self.veto_source) if self.veto_source else None
+
+    @cached_property
+    def starts(self) -> Need:
+        """Strings every match starts with (``prefilter.prefixes``), for wide-window searches."""
+        return prefixes(self.source)
 
     @cached_property
     def needs(self) -> tuple[Need, ...]:
@@ -492,6 +498,8 @@ def _evaluate(r: Rule, view: str, lo: int, hi: int, anchored: bool = False) -> t
         if m is None or not _accept(r, view, m):
             return None
         return m.start(), m.end()
+    if hi - lo >= _WIDE_WINDOW and r.starts:
+        return _evaluate_at_starts(r, view, lo, hi)
     m = pattern.search(view, lo, hi)
     attempts = 0
     while m is not None:
@@ -501,6 +509,34 @@ def _evaluate(r: Rule, view: str, lo: int, hi: int, anchored: bool = False) -> t
         if attempts >= 8:
             return None
         m = pattern.search(view, m.start() + 1, hi)
+    return None
+
+
+def _evaluate_at_starts(r: Rule, view: str, lo: int, hi: int) -> tuple[int, int] | None:
+    """:func:`_evaluate`'s search, tried only where one of ``r.starts`` begins.
+
+    Every match begins with one of those strings, and ``match`` at a position behaves as
+    ``search`` does there, so walking those positions in order finds the same matches. Many
+    rule regexes open with ``\\b`` or a look-behind, which leaves ``re`` no prefix to scan for:
+    on a wide window ``str.find`` is much cheaper than trying every position."""
+    find = view.find
+    positions: set[int] = set()
+    for s in r.starts:
+        i = find(s, lo, hi)
+        while i >= 0:
+            positions.add(i)
+            i = find(s, i + 1, hi)
+    match = r.pattern.match
+    attempts = 0
+    for start in sorted(positions):
+        m = match(view, start, hi)
+        if m is None:
+            continue
+        if _accept(r, view, m):
+            return m.start(), m.end()
+        attempts += 1
+        if attempts >= 8:
+            return None
     return None
 
 

@@ -141,3 +141,59 @@ def _node(op: Any, av: Any) -> tuple[set[str] | None, list[set[str]]]:
         return None, found
     return None, []
 
+
+
+def prefixes(source: str, flags: int = 0) -> Need:
+    """Strings one of which every match of ``source`` starts with (``()`` if unknown).
+
+    Leading zero-width assertions are skipped: they consume nothing, so the first consumed text
+    is still the start of the match."""
+    if _parser is None or flags & re.IGNORECASE:
+        return ()
+    try:
+        tree = _parser.parse(source, flags)
+        if tree.state.flags & re.IGNORECASE:
+            return ()
+        found = _prefix_seq(list(tree))
+    except Exception:  # private API drift must only disable the optimisation
+        return ()
+    if not found or "" in found:
+        return ()
+    return tuple(sorted(found))
+
+
+def _prefix_seq(items: list[tuple[Any, Any]]) -> set[str] | None:
+    run: set[str] = {""}
+    for op, av in items:
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+            continue
+        exact, _ = _node(op, av)
+        if exact is not None:
+            if len(run) * len(exact) > _MAX_SET:
+                return run
+            run = {a + b for a in run for b in exact}
+            continue
+        head = _prefix_node(op, av)
+        if head is None or len(run) * len(head) > _MAX_SET:
+            return run
+        return {a + b for a in run for b in head}
+    return run
+
+
+def _prefix_node(op: Any, av: Any) -> set[str] | None:
+    if op is _c.SUBPATTERN:
+        _group, add_flags, _del_flags, sub = av
+        return None if add_flags & re.IGNORECASE else _prefix_seq(list(sub))
+    if op is _c.ATOMIC_GROUP:
+        return _prefix_seq(list(av))
+    if op is _c.BRANCH:
+        union: set[str] = set()
+        for branch in av[1]:
+            head = _prefix_seq(list(branch))
+            if head is None or "" in head:
+                return None
+            union |= head
+        return union if len(union) <= _MAX_SET else None
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and av[0] >= 1:
+        return _prefix_seq(list(av[2]))
+    return None
