@@ -209,7 +209,13 @@ class PostgresIndex:
         """
         if self._has_ann(cur):
             self._paid += rows
-            row = cur.execute(f"SELECT count(*) FROM {self._table}").fetchone()
+            # the planner's row estimate (set by the build, kept by autovacuum): a count(*) per
+            # add would cost a scan of a large table; -1 means never estimated, so count then
+            row = cur.execute(
+                f"SELECT CASE WHEN reltuples < 0 THEN (SELECT count(*) FROM {self._table}) ELSE reltuples END"
+                " FROM pg_class WHERE oid = %s::regclass",
+                (self._table,),
+            ).fetchone()
             if self._paid * _INSERT_COST_RATIO < (int(row[0]) if row else 0) + rows:
                 return
             cur.execute(f"DROP INDEX {self._ann}")
