@@ -22,6 +22,8 @@ from typing import Any
 Need = tuple[str, ...]
 
 _MAX_SET = 48  # cross products larger than this are cut into shorter runs
+_START_CHARS = 6  # start strings are cut to this length, then de-duplicated
+_MAX_STARTS = 64  # beyond this the finds cost more than any search they replace
 
 try:
     _parser: Any = importlib.import_module("re._parser")
@@ -159,7 +161,13 @@ def prefixes(source: str, flags: int = 0) -> Need:
         return ()
     if not found or "" in found:
         return ()
-    return tuple(sorted(found))
+    # A match that starts with "'scp'" also starts with "'scp": cutting the strings short and
+    # keeping only those no other kept string begins keeps the set small for ``str.find``.
+    kept: list[str] = []
+    for start in sorted({s[:_START_CHARS] for s in found}, key=lambda s: (len(s), s)):
+        if not any(start.startswith(k) for k in kept):
+            kept.append(start)
+    return tuple(sorted(kept)) if len(kept) <= _MAX_STARTS else ()
 
 
 def _prefix_seq(items: list[tuple[Any, Any]]) -> set[str] | None:
@@ -174,8 +182,8 @@ def _prefix_seq(items: list[tuple[Any, Any]]) -> set[str] | None:
             run = {a + b for a in run for b in exact}
             continue
         head = _prefix_node(op, av)
-        if head is None or len(run) * len(head) > _MAX_SET:
-            return run
+        if head is None or len(run) * len(head) > 4 * _MAX_SET:
+            return head if run == {""} else run
         return {a + b for a in run for b in head}
     return run
 
@@ -193,7 +201,7 @@ def _prefix_node(op: Any, av: Any) -> set[str] | None:
             if head is None or "" in head:
                 return None
             union |= head
-        return union if len(union) <= _MAX_SET else None
+        return union if len(union) <= 4 * _MAX_SET else None
     if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and av[0] >= 1:
         return _prefix_seq(list(av[2]))
     return None
