@@ -22,7 +22,7 @@ from pi_memory.memory import MemoryStore, default_memory_dir
 from pi_memory.memory.files import FileBackend
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 
-__all__ = ["BACKENDS", "DSN_ENV", "SettingsError", "open_store"]
+__all__ = ["BACKENDS", "DSN_ENV", "SettingsError", "close_store", "describe_store", "open_store", "store_problem"]
 
 BACKENDS = ("file", "postgres")
 #: Used when ``backend`` is ``postgres`` and no ``dsn`` is set (keeps passwords out of files).
@@ -75,3 +75,31 @@ def open_store(
         options["statement_timeout_ms"] = int(config["statementTimeoutMs"])
     backend = PostgresBackend(url, namespace or str(config.get("namespace") or "default"), **options)
     return MemoryStore(backend=backend, **limits)
+
+
+def describe_store(store: MemoryStore) -> str:
+    """Where ``store`` keeps memory, for people: its directory, or the database and namespace.
+
+    A PostgreSQL location names ``user@host:port/dbname`` and never the password.
+    """
+    describe = getattr(store.backend, "describe", None)
+    if callable(describe):
+        return str(describe())
+    return str(store.dir) if store.dir is not None else repr(store.backend)
+
+
+def store_problem(store: MemoryStore) -> str | None:
+    """Why ``store`` cannot be used at all right now (what to fix), or ``None``.
+
+    Only shared backends answer (PostgreSQL: unreachable server, refused login, a newer schema);
+    the file backend reports its problems per file, in each result, as it always has.
+    """
+    check = getattr(store.backend, "check", None)
+    return check() if callable(check) else None
+
+
+def close_store(store: MemoryStore) -> None:
+    """Release what ``store``'s backend holds open (PostgreSQL connections); files need nothing."""
+    close = getattr(store.backend, "close", None)
+    if callable(close):
+        close()

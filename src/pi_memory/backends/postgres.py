@@ -307,9 +307,34 @@ class PostgresBackend:
             ).fetchone()
         return None if row is None else str(row[0])
 
-    def advisory_lock(self, key: str) -> contextlib.AbstractContextManager[bool]:
+    def advisory_lock(self, key: str, *, dedicated: bool = False) -> contextlib.AbstractContextManager[bool]:
         """Non-blocking cross-machine lock scoped to this namespace (see :func:`advisory_lock`)."""
-        return advisory_lock(self, key)
+        return advisory_lock(self, key, dedicated=dedicated)
+
+    def check(self) -> str | None:
+        """Why this backend cannot be used right now (what to fix), or ``None`` when it can.
+
+        One round trip on a pooled connection, after the first-use schema check; lets a program
+        say "unreachable: check …" up front instead of showing an empty memory.
+        """
+        try:
+            self._ensure_ready()
+            with self._connection(self.connect_timeout) as conn:
+                conn.execute("SELECT 1")
+        except (PostgresUnavailable, BackendBusy) as exc:
+            return str(exc)
+        except self._psycopg.OperationalError as exc:
+            return self._unreachable(exc)
+        return None
+
+    @property
+    def memory_id(self) -> str:
+        """``host:port/dbname#namespace``: the same for every machine and user sharing this memory."""
+        return f"{self.where.rpartition('@')[2]}#{self.namespace}"
+
+    def describe(self) -> str:
+        """Where this memory lives, for people (never the password)."""
+        return f"PostgreSQL {self.where}, namespace {self.namespace}"
 
     def close(self) -> None:
         """Close the pool's connections (the backend can not be used afterwards)."""
@@ -419,6 +444,16 @@ class PostgresBackend:
             self._pool.open(wait=False)
             self._ready = True
 
+    @contextlib.contextmanager
+    def _dedicated(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of its own, outside the pool (closed at the end of the block)."""
+        try:
+            conn = self._psycopg.connect(self.dsn, **self._connect_kwargs)
+        except self._psycopg.Error as exc:
+            raise PostgresUnavailable(self._unreachable(exc)) from exc
+        with conn:
+            yield conn
+
     def _probe(self) -> str | None:
         """Why a fresh connection fails right now, or ``None`` when the server answers."""
         try:
@@ -437,7 +472,9 @@ class PostgresBackend:
 
 
 @contextlib.contextmanager
-def advisory_lock(conn_or_backend: PostgresBackend | psycopg.Connection[Any], key: str) -> Iterator[bool]:
+def advisory_lock(
+    conn_or_backend: PostgresBackend | psycopg.Connection[Any], key: str, *, dedicated: bool = False
+) -> Iterator[bool]:
     """Try to take a PostgreSQL session advisory lock named ``key``; never waits.
 
     Yields ``True`` when this caller holds the lock for the ``with`` block, ``False`` when
@@ -445,15 +482,18 @@ def advisory_lock(conn_or_backend: PostgresBackend | psycopg.Connection[Any], ke
     dreaming does when another worker is already consolidating. The lock dies with its
     connection, so a crashed holder never leaves a stale lock behind.
 
-    With a :class:`PostgresBackend` the key is scoped to its namespace and a pooled connection is
-    held for the block (:class:`PostgresUnavailable` if the server cannot be reached); with a
+    With a :class:`PostgresBackend` the key is scoped to its namespace (``pi-memory/<namespace>/<key>``)
+    and a pooled connection is held for the block — or, with ``dedicated``, a connection of its own,
+    so a long job (a dream) that also writes through the backend never holds one of the pool's
+    connections idle. :class:`PostgresUnavailable` if the server cannot be reached. With a
     connection the key is used as given.
     """
     if isinstance(conn_or_backend, PostgresBackend):
         backend = conn_or_backend
         backend._ensure_ready()
         scoped = f"pi-memory/{backend.namespace}/{key}"
-        with backend._connection(backend.connect_timeout) as conn, advisory_lock(conn, scoped) as held:
+        holder = backend._dedicated() if dedicated else backend._connection(backend.connect_timeout)
+        with holder as conn, advisory_lock(conn, scoped) as held:
             yield held
         return
     conn = conn_or_backend
