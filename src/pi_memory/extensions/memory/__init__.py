@@ -2,20 +2,32 @@
 background extraction. See ``docs/memory-extension.md``.
 
 Mode 1 — installed, it is found through the ``pi_memory.extensions`` entry point and keeps its
-own store in the configured ``dataDir``. Mode 2 — ``memory_extension(pi, {"store": store})``
-with a store the host owns.
+own store in the configured ``dataDir``, or with ``"backend": "postgres"`` in a shared database.
+Mode 2 — ``memory_extension(pi, {"store": store})`` with a store the host owns.
 """
 
 from .consolidation import CONSOLIDATION_SYSTEM_PROMPT, build_consolidation_prompt
-from .dream import STATE_FILE, DreamOptions, DreamOutcome, DreamState, dream, read_state, run_dream, write_state
+from .dream import (
+    DREAM_LOCK_KEY,
+    STATE_FILE,
+    DreamOptions,
+    DreamOutcome,
+    DreamState,
+    dream,
+    dream_location,
+    read_state,
+    run_dream,
+    write_state,
+)
 from .extraction import ExtractionRunner
 from .lifecycle import STATUS_KEY, MemoryExtension, memory_extension
-from .settings import DreamingSettings, MemorySettings, ModelRef, SettingsError, parse_settings
+from .settings import DreamingSettings, MemorySettings, ModelRef, SettingsError, open_settings_store, parse_settings
 from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
 from .turns import Turn, collect_turns
 
 __all__ = [
     "CONSOLIDATION_SYSTEM_PROMPT",
+    "DREAM_LOCK_KEY",
     "SNAPSHOT_TYPE",
     "STATE_FILE",
     "STATUS_KEY",
@@ -33,7 +45,9 @@ __all__ = [
     "capture_snapshot",
     "collect_turns",
     "dream",
+    "dream_location",
     "memory_extension",
+    "open_settings_store",
     "parse_settings",
     "read_state",
     "run_dream",

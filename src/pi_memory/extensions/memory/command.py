@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pi_memory.backends import describe_store
 from pi_memory.memory import MemoryStore
 
 __all__ = ["DESCRIPTION", "SUBCOMMANDS", "Completion", "complete", "run_memory_command"]
@@ -54,12 +55,19 @@ def _split_target(rest: str) -> tuple[str, str]:
 
 
 def _status(store: MemoryStore, notify: Notify) -> None:
-    lines = []
+    """pi-memory's two lines; a shared store adds where it lives, a failed read says why."""
+    lines, level = [], "info"
     for target, file_name in (("memory", "MEMORY.md"), ("user", "USER.md")):
         result = store.read(target)
+        if result.get("success") is False:
+            lines.append(f"{file_name}: failed: {result.get('error')}")
+            level = "warning"
+            continue
         count = result.get("entryCount", len(result.get("entries", [])))
         lines.append(f"{file_name}: {count} entries ({result.get('usage', '?')})")
-    notify("\n".join(lines), "info")
+    if store.dir is None:
+        lines.append(f"Stored in {describe_store(store)}")
+    notify("\n".join(lines), level)
 
 
 def _read(store: MemoryStore, rest: str, notify: Notify) -> None:

@@ -5,7 +5,9 @@ consolidation ran and succeeded. The steps, in order, so concurrent agents coope
 
 1. disabled, or already aborted → nothing happens (no disk access at all);
 2. the memory directory is locked with proper-lockfile's protocol and **no retries** — if
-   another process (Python or Node) is dreaming, this one simply skips;
+   another process (Python or Node) is dreaming, this one simply skips. Memory on a shared
+   backend (PostgreSQL, ``DreamOptions.backend``) is locked with the database's advisory lock
+   ``dreaming`` of its namespace instead, so one dream runs per memory across every machine;
 3. ``dreaming-state.json`` says when the last successful run was; the time gate
    (``minHoursSinceLastRun``) and the turn gate (``minTurnsSinceLastRun`` turns finished since
    then) must both pass;
@@ -22,6 +24,7 @@ changes, for ``pi-memory dream`` and for tests.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import shutil
@@ -31,10 +34,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from pi_memory.host import AbortSignal, Event
 from pi_memory.memory import TARGETS, LockBusy, MemoryStore, file_lock
+from pi_memory.memory.backend import StorageBackend
 from pi_memory.memory.files import FILE_NAMES, atomic_write_text
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 from pi_memory.providers import ModelRegistry
@@ -47,14 +51,25 @@ from .consolidation import (
     Redaction,
     build_consolidation_prompt,
 )
-from .settings import DreamingSettings
+from .settings import DreamingSettings, MemorySettings
 from .turns import Turn, collect_turns, iso_ms
 
-__all__ = ["STATE_FILE", "DreamOptions", "DreamOutcome", "DreamState", "dream", "read_state", "run_dream",
-           "write_state"]
+__all__ = ["DREAM_LOCK_KEY", "STATE_FILE", "DreamOptions", "DreamOutcome", "DreamState", "dream", "dream_location",
+           "read_state", "run_dream", "write_state"]
 
 STATE_FILE = "dreaming-state.json"
+#: The advisory lock a dream holds on a shared backend (PostgreSQL scopes it to the namespace).
+DREAM_LOCK_KEY = "dreaming"
 _HOUR_MS = 3_600_000
+
+
+@runtime_checkable
+class SharedBackend(Protocol):
+    """A backend other machines use too, with a lock that spans them (PostgreSQL's advisory lock)."""
+
+    def advisory_lock(self, key: str, *, dedicated: bool = False) -> contextlib.AbstractContextManager[bool]: ...
+
+    def describe(self) -> str: ...
 
 Progress = Callable[[str, Any], None]
 
@@ -77,8 +92,12 @@ class DreamState:
 
 def read_state(memory_dir: Path) -> DreamState:
     """The saved state; a missing or malformed file means "never dreamed"."""
+    return _load_state(memory_dir / STATE_FILE)
+
+
+def _load_state(path: Path) -> DreamState:
     try:
-        data = json.loads((memory_dir / STATE_FILE).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return DreamState()
     if not isinstance(data, dict):
@@ -92,17 +111,27 @@ def read_state(memory_dir: Path) -> DreamState:
 
 def write_state(memory_dir: Path, state: DreamState) -> None:
     """Write the state atomically (2-space JSON), keeping keys other tools may have added."""
+    _save_state(memory_dir / STATE_FILE, state)
+
+
+def _save_state(path: Path, state: DreamState) -> None:
     data = {**state.extra, "lastConsolidatedAt": state.last_consolidated_at,
             "lastSessionCount": state.last_session_count}
-    memory_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(memory_dir / STATE_FILE, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 @dataclass
 class DreamOptions:
     """What one dream needs. ``include_global_sessions`` reads every project's sessions (the
     extension sets it only for the default global memory directory); ``session_dir`` adds the
-    active session directory. ``ignore_gates`` and ``dry_run`` serve ``pi-memory dream``."""
+    active session directory. ``ignore_gates`` and ``dry_run`` serve ``pi-memory dream``.
+
+    ``backend`` puts the memory elsewhere (a :class:`~pi_memory.backends.postgres.PostgresBackend`):
+    the dream then reads and writes it there and takes the backend's advisory lock instead of the
+    directory lock, and ``memory_dir`` only holds this machine's state — in ``state_file`` when
+    given (the extension names one per shared memory), else ``memory_dir/dreaming-state.json``.
+    """
 
     memory_dir: Path
     model_registry: ModelRegistry
@@ -116,14 +145,22 @@ class DreamOptions:
     dry_run: bool = False
     progress: Progress | None = None
     clock: Callable[[], float] = field(default=lambda: time.time() * 1000)
+    backend: StorageBackend | None = None
+    state_file: Path | None = None
+
+    @property
+    def state_path(self) -> Path:
+        """Where this dream's gates are read from and its successful run recorded."""
+        return self.state_file if self.state_file is not None else self.memory_dir / STATE_FILE
 
 
 @dataclass
 class DreamOutcome:
     """Why a dream did or did not run, and what it changed.
 
-    ``reason`` is one of ``disabled``, ``aborted``, ``locked``, ``too-soon``, ``too-few-turns``,
-    ``no-model``, ``no-auth``, ``failed`` or ``done``; ``message`` says it in words.
+    ``reason`` is one of ``disabled``, ``aborted``, ``locked``, ``unavailable`` (a shared backend
+    cannot be reached), ``too-soon``, ``too-few-turns``, ``no-model``, ``no-auth``, ``failed`` or
+    ``done``; ``message`` says it in words.
     """
 
     ran: bool
@@ -136,6 +173,23 @@ class DreamOutcome:
     after: dict[str, list[str]] = field(default_factory=dict)
     usage_before: dict[str, str] = field(default_factory=dict)
     usage_after: dict[str, str] = field(default_factory=dict)
+
+
+def dream_location(settings: MemorySettings, store: MemoryStore) -> dict[str, Any] | None:
+    """The :class:`DreamOptions` keys that say where ``store``'s memory and this machine's state are.
+
+    Files: ``memory_dir`` (the directory lock, ``dreaming-state.json`` beside the files). A shared
+    PostgreSQL store: its ``backend`` (advisory lock, writes) and a ``state_file`` of this machine
+    (:meth:`MemorySettings.dream_state_file`). ``None`` for an injected store on a backend that
+    cannot be locked across processes — that one is not dreamed over.
+    """
+    memory_id = getattr(store.backend, "memory_id", None)
+    if store.dir is not None:
+        return {"memory_dir": store.dir}
+    if settings.shared and isinstance(memory_id, str) and isinstance(store.backend, SharedBackend):
+        state_file = settings.dream_state_file(memory_id)
+        return {"memory_dir": state_file.parent, "state_file": state_file, "backend": store.backend}
+    return None
 
 
 def _aborted(options: DreamOptions) -> bool:
@@ -159,6 +213,8 @@ async def dream(options: DreamOptions) -> DreamOutcome:
         return DreamOutcome(False, "disabled", "Dreaming is disabled (pi-memory.dreaming.enabled is false).")
     if _aborted(options):
         return DreamOutcome(False, "aborted", "Dreaming was cancelled before it started.")
+    if options.backend is not None:
+        return await _shared(options, options.backend, settings)
     options.memory_dir.mkdir(parents=True, exist_ok=True)
     if options.dry_run:
         return await _gated(options, settings)
@@ -169,8 +225,33 @@ async def dream(options: DreamOptions) -> DreamOutcome:
         return DreamOutcome(False, "locked", f"Another dream holds the lock on {options.memory_dir}; skipped.")
 
 
+async def _shared(options: DreamOptions, backend: StorageBackend, settings: DreamingSettings) -> DreamOutcome:
+    """A dream over memory on another backend: its advisory lock instead of the directory lock.
+
+    The lock sits on a connection of its own (``dedicated``) so the store's writes keep the whole
+    pool; it is taken and released off the event loop, because connecting may wait on the network.
+    """
+    if options.dry_run:
+        return await _gated(options, settings)
+    if not isinstance(backend, SharedBackend):
+        raise TypeError(f"dreaming over {type(backend).__name__} needs a backend with advisory_lock()")
+    from pi_memory.backends.postgres import PostgresUnavailable
+
+    lock = backend.advisory_lock(DREAM_LOCK_KEY, dedicated=True)
+    try:
+        held = await asyncio.to_thread(lock.__enter__)
+    except PostgresUnavailable as exc:
+        return DreamOutcome(False, "unavailable", f"Dreaming skipped: {exc}")
+    try:
+        if not held:
+            return DreamOutcome(False, "locked", f"Another dream holds the lock on {backend.describe()}; skipped.")
+        return await _gated(options, settings)
+    finally:
+        await asyncio.to_thread(lock.__exit__, None, None, None)
+
+
 async def _gated(options: DreamOptions, settings: DreamingSettings) -> DreamOutcome:
-    state = read_state(options.memory_dir)
+    state = _load_state(options.state_path)
     now = options.clock()
     last = state.last_ms
     if not options.ignore_gates and last is not None and now - last < settings.min_hours_since_last_run * _HOUR_MS:
@@ -187,7 +268,7 @@ async def _gated(options: DreamOptions, settings: DreamingSettings) -> DreamOutc
         return DreamOutcome(False, "aborted", "Dreaming was cancelled.", turns)
     outcome = await _consolidate(options, settings, turns)
     if outcome.ran and not options.dry_run:
-        write_state(options.memory_dir, DreamState(iso_ms(now), len(turns), state.extra))
+        _save_state(options.state_path, DreamState(iso_ms(now), len(turns), state.extra))
     return outcome
 
 
@@ -203,13 +284,16 @@ async def _consolidate(options: DreamOptions, settings: DreamingSettings, turns:
     if problem is not None:
         return DreamOutcome(False, "no-auth", f"The dreaming model {ref} cannot be used: {problem}", turns)
     with tempfile.TemporaryDirectory(prefix="pi-memory-dream-") as scratch:
-        directory = options.memory_dir
+        limits = (options.memory_char_limit, options.user_char_limit)
         if options.dry_run:
-            directory = Path(scratch)
-            for name in FILE_NAMES.values():
-                if (options.memory_dir / name).exists():
-                    shutil.copyfile(options.memory_dir / name, directory / name)
-        store = MemoryStore(directory, options.memory_char_limit, options.user_char_limit)
+            problem = await asyncio.to_thread(_copy_to_scratch, options, Path(scratch))
+            if problem is not None:
+                return DreamOutcome(False, "unavailable", f"Dreaming skipped: {problem}", turns)
+            store = MemoryStore(Path(scratch), *limits)
+        elif options.backend is not None:
+            store = MemoryStore(None, *limits, backend=options.backend)
+        else:
+            store = MemoryStore(options.memory_dir, *limits)
         await asyncio.to_thread(store.load_from_disk)
         outcome = DreamOutcome(False, "failed", "", turns)
         outcome.before = {t: store.get_entries(t) for t in TARGETS}
@@ -237,6 +321,22 @@ async def _consolidate(options: DreamOptions, settings: DreamingSettings, turns:
         outcome.ran, outcome.reason = True, "done"
         outcome.message = f"Consolidated {len(turns)} turn(s) in {outcome.agent.turns} model call(s)."
     return outcome
+
+
+def _copy_to_scratch(options: DreamOptions, scratch: Path) -> str | None:
+    """Seed a dry run's scratch store with the real memory; a backend read error stops it."""
+    if options.backend is None:
+        for name in FILE_NAMES.values():
+            if (options.memory_dir / name).exists():
+                shutil.copyfile(options.memory_dir / name, scratch / name)
+        return None
+    for target, name in FILE_NAMES.items():
+        raw = options.backend.read(target)
+        if raw.error is not None:
+            return raw.error
+        if raw.exists:
+            (scratch / name).write_text(raw.text, encoding="utf-8")
+    return None
 
 
 def _agent_event(options: DreamOptions, event: Event) -> None:

@@ -7,7 +7,13 @@
 * ``session_compact`` — the conversation was summarised, so the prompt cache is cold anyway:
   reload memory and save a new snapshot if it changed.
 * ``session_tree`` — another branch may have saved another snapshot; show that one.
-* ``session_shutdown`` — stop background work and forget the store.
+* ``session_shutdown`` — stop background work and forget the store (closing the database
+  connections of a store it opened itself, once a running dream is done with them).
+
+With ``"backend": "postgres"`` in the settings the store lives in a shared database. If that
+database cannot be used when the session starts, the status says ``memory: unavailable``, an
+error says what to fix, and no empty snapshot is saved — so the next start, once the database
+answers again, captures the real memory instead of freezing an empty one.
 """
 
 from __future__ import annotations
@@ -17,15 +23,16 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from pi_memory.backends import close_store, store_problem
 from pi_memory.host import AbortSignal, ExtensionAPI
 from pi_memory.host.settings import load_settings
 from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, create_memory_tools
 from pi_memory.providers.convert import content_text
 
 from . import command
-from .dream import DreamOptions, run_dream
+from .dream import DreamOptions, dream_location, run_dream
 from .extraction import ExtractionRunner
-from .settings import SECTION, MemorySettings, parse_settings
+from .settings import SECTION, MemorySettings, open_settings_store, parse_settings
 from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
 
 __all__ = ["STATUS_KEY", "MemoryExtension", "memory_extension"]
@@ -51,6 +58,7 @@ class MemoryExtension:
         self.dream_task: asyncio.Task[Any] | None = None
         self._dream_signal: AbortSignal | None = None
         self._tools_registered = False
+        self._owned_store: MemoryStore | None = None
         pi.on("session_start", self.on_session_start)
         pi.on("before_agent_start", self.on_before_agent_start)
         pi.on("session_compact", self.on_session_compact)
@@ -65,12 +73,18 @@ class MemoryExtension:
 
     async def on_session_start(self, event: Any, ctx: Any) -> None:
         self.snapshot = ""
+        self._release_store()
         try:
             file_section = load_settings(ctx.cwd, project_trusted=ctx.is_project_trusted() is True).section(SECTION)
             injected = {k: v for k, v in self.config.items() if k != "store"}
             self.settings = settings = parse_settings(file_section, {**injected, "store": self.injected_store})
-            store = settings.store or MemoryStore(settings.data_dir, settings.memory_char_limit,
-                                                  settings.user_char_limit)
+            store = open_settings_store(settings)
+            if store is not self.injected_store:
+                self._owned_store = store
+            problem = await asyncio.to_thread(store_problem, store)
+            if problem is not None:
+                self._start_unavailable(ctx, store, problem)
+                return
             await asyncio.to_thread(store.load_from_disk)
             self.store = store
             self._choose_snapshot(ctx)
@@ -84,6 +98,15 @@ class MemoryExtension:
         except Exception as exc:
             ctx.ui.set_status(STATUS_KEY, "memory: unavailable")
             ctx.ui.notify(f"pi-memory failed to initialize: {exc}", "error")
+
+    def _start_unavailable(self, ctx: Any, store: MemoryStore, problem: str) -> None:
+        """The shared store cannot be reached: tools and /memory answer with the problem, a saved
+        snapshot still shows (it is this session's frozen text), nothing new is saved, no dream."""
+        self.store = store
+        self.snapshot = saved_snapshot(ctx.session_manager, ctx.session_manager.get_session_id()) or ""
+        self._register_tools(store)
+        ctx.ui.set_status(STATUS_KEY, "memory: unavailable")
+        ctx.ui.notify(f"pi-memory: {problem}", "error")
 
     def _choose_snapshot(self, ctx: Any) -> None:
         assert self.store is not None
@@ -111,10 +134,11 @@ class MemoryExtension:
 
     def _start_dream(self, ctx: Any, settings: MemorySettings, store: MemoryStore) -> None:
         self._dream_signal = AbortSignal()
-        if store.dir is None:
-            return  # a store on another backend (e.g. PostgreSQL) has no directory to dream in
+        where = dream_location(settings, store)
+        if where is None:
+            return  # an injected store on a backend we cannot lock across processes: no dream
         self.dream_options = DreamOptions(
-            memory_dir=store.dir, model_registry=ctx.model_registry,
+            **where, model_registry=ctx.model_registry,
             session_dir=ctx.session_manager.get_session_dir() or None,
             include_global_sessions=settings.uses_default_dir,
             dreaming=settings.dreaming, signal=self._dream_signal,
@@ -134,6 +158,10 @@ class MemoryExtension:
 
     async def on_session_compact(self, event: Any, ctx: Any) -> None:
         if self.store is None:
+            return
+        problem = await asyncio.to_thread(store_problem, self.store)
+        if problem is not None:  # keep the current block rather than freeze an empty one
+            ctx.ui.notify(f"pi-memory: memory was not refreshed after compaction: {problem}", "warning")
             return
         await asyncio.to_thread(self.store.load_from_disk)
         fresh = capture_snapshot(self.store)
@@ -181,6 +209,19 @@ class MemoryExtension:
             self.extraction = None
         self.store = None
         self.snapshot = ""
+        self._release_store()
+
+    def _release_store(self) -> None:
+        """Close a store this instance opened (database connections); a running dream keeps it
+        until it has stopped, and an injected store belongs to the host."""
+        owned, self._owned_store = self._owned_store, None
+        if owned is None:
+            return
+        task = self.dream_task
+        if task is not None and not task.done():
+            task.add_done_callback(lambda _: close_store(owned))
+        else:
+            close_store(owned)
 
 
 def _report_dream_failure(task: asyncio.Task[Any]) -> None:

@@ -8,7 +8,9 @@ fixed by the user, not silently replaced by a default.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,9 +20,14 @@ from pi_memory._coerce import whole_number
 from pi_memory.memory import MemoryStore, default_memory_dir
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 
-__all__ = ["DEFAULT_DREAM_MODEL", "DreamingSettings", "MemorySettings", "ModelRef", "SettingsError", "parse_settings"]
+__all__ = ["BACKENDS", "DEFAULT_DREAM_MODEL", "DreamingSettings", "MemorySettings", "ModelRef", "SettingsError",
+           "open_settings_store", "parse_settings"]
 
 SECTION = "pi-memory"
+BACKENDS = ("file", "postgres")
+DSN_ENV = "PI_MEMORY_DSN"
+DEFAULT_NAMESPACE = "default"
+_MAX_NAMESPACE_CHARS = 200
 
 
 class SettingsError(ValueError):
@@ -63,12 +70,37 @@ class MemorySettings:
     dreaming: DreamingSettings = field(default_factory=DreamingSettings)
     dreaming_configured: bool = False
     store: MemoryStore | None = None
+    backend: str = "file"
+    dsn: str | None = None
+    namespace: str = DEFAULT_NAMESPACE
+    pool_size: int | None = None
+    statement_timeout_ms: int | None = None
 
     @property
     def uses_default_dir(self) -> bool:
-        """True when memory lives in the global default directory (dreaming then reads every
-        project's sessions, as pi-memory does)."""
-        return self.store is None and str(self.data_dir) == str(default_memory_dir())
+        """True when memory is the default one — the global default directory, or the ``default``
+        namespace of a shared database — so dreaming reads every project's sessions, as pi-memory
+        does. A custom directory or namespace only gets the current session directory, so one
+        project's conversations never feed another's memory."""
+        if self.store is not None:
+            return False
+        if self.backend == "postgres":
+            return self.namespace == DEFAULT_NAMESPACE
+        return str(self.data_dir) == str(default_memory_dir())
+
+    @property
+    def shared(self) -> bool:
+        """True when memory lives in a database other machines may share (not in ``data_dir``)."""
+        return self.store is None and self.backend != "file"
+
+    def dream_state_file(self, memory_id: str) -> Path:
+        """This machine's dreaming state for a shared memory: ``<dataDir>/dreaming-state.pg-<hash>.json``.
+
+        Dreaming reads this machine's session files, so how far it got is per machine; the hash
+        of the shared memory's identity keeps namespaces (and databases) apart.
+        """
+        digest = hashlib.sha256(memory_id.encode("utf-8")).hexdigest()[:12]
+        return self.data_dir / f"dreaming-state.pg-{digest}.json"
 
 
 def _where(key: str) -> str:
@@ -158,6 +190,38 @@ def _dreaming(value: Any) -> DreamingSettings:
     )
 
 
+def _backend(merged: Mapping[str, Any]) -> dict[str, Any]:
+    """``backend``, ``dsn``, ``namespace``, ``poolSize``, ``statementTimeoutMs`` checked together."""
+    kind = merged.get("backend")
+    kind = "file" if kind is None or (isinstance(kind, str) and not kind.strip()) else kind
+    if not isinstance(kind, str) or kind.strip().lower() not in BACKENDS:
+        raise SettingsError(f'{_where("backend")} must be "file" or "postgres", got {kind!r}')
+    kind = kind.strip().lower()
+    if kind == "file":
+        return {"backend": "file"}
+    dsn = merged.get("dsn")
+    if dsn is not None and not isinstance(dsn, str):
+        raise SettingsError(f"{_where('dsn')} must be a connection string such as "
+                            f"'postgresql://agent@db.internal/agents', got {type(dsn).__name__}")
+    dsn = (dsn or "").strip() or os.environ.get(DSN_ENV, "").strip()
+    if not dsn:
+        raise SettingsError(f"{_where('backend')} is \"postgres\" but no database is set: add {_where('dsn')} "
+                            f"(e.g. \"postgresql://agent@db.internal/agents\") or set ${DSN_ENV}")
+    namespace = merged.get("namespace")
+    if namespace is None or (isinstance(namespace, str) and not namespace.strip()):
+        namespace = DEFAULT_NAMESPACE
+    if not isinstance(namespace, str) or len(namespace) > _MAX_NAMESPACE_CHARS:
+        raise SettingsError(f"{_where('namespace')} must be a name of at most {_MAX_NAMESPACE_CHARS} characters "
+                            f"(e.g. \"team-payments\"), got {namespace!r}")
+    return {
+        "backend": kind, "dsn": dsn, "namespace": namespace.strip(),
+        "pool_size": None if merged.get("poolSize") is None
+        else _whole("poolSize", merged["poolSize"], minimum=1, example=4),
+        "statement_timeout_ms": None if merged.get("statementTimeoutMs") is None
+        else _whole("statementTimeoutMs", merged["statementTimeoutMs"], minimum=0, example=10_000),
+    }
+
+
 def parse_settings(file_section: Mapping[str, Any] | None, injected: Mapping[str, Any] | None = None) -> MemorySettings:
     """``{**file_section, **injected}`` (the injected config wins, per key) as checked settings.
 
@@ -180,4 +244,28 @@ def parse_settings(file_section: Mapping[str, Any] | None, injected: Mapping[str
         dreaming=_dreaming(merged.get("dreaming")),
         dreaming_configured=merged.get("dreaming") is not None,
         store=store,
+        **({} if store is not None else _backend(merged)),
     )
+
+
+def open_settings_store(settings: MemorySettings) -> MemoryStore:
+    """The store ``settings`` describe: the injected one, files in ``data_dir``, or PostgreSQL.
+
+    Opening never touches the database (the first read does); a PostgreSQL store should be
+    closed with :func:`pi_memory.backends.close_store` when its owner is done with it.
+    """
+    if settings.store is not None:
+        return settings.store
+    if settings.backend == "file":
+        return MemoryStore(settings.data_dir, settings.memory_char_limit, settings.user_char_limit)
+    from pi_memory.backends.postgres import PostgresBackend
+
+    assert settings.dsn is not None  # parse_settings refuses postgres without one
+    options: dict[str, Any] = {}
+    if settings.pool_size is not None:
+        options["pool_size"] = settings.pool_size
+    if settings.statement_timeout_ms is not None:
+        options["statement_timeout_ms"] = settings.statement_timeout_ms
+    backend = PostgresBackend(settings.dsn, settings.namespace, **options)
+    return MemoryStore(backend=backend, memory_char_limit=settings.memory_char_limit,
+                       user_char_limit=settings.user_char_limit)
