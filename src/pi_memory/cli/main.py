@@ -2,12 +2,17 @@
 
 Commands go straight to :class:`~pi_memory.memory.MemoryStore` (full, unbounded results: a human
 is reading), so the CLI enforces the same rules as the tools: budgets, the scanner, drift guard,
-lock. Exit codes: 0 success, 1 the store refused (the message says what to do next), 2 usage.
+lock. The store is the one the agent uses: the ``pi-memory`` settings (global, agent config dir,
+and a trusted project's, as the host reads them) pick files or a shared PostgreSQL database;
+``--dir`` forces files, ``--dsn`` forces PostgreSQL. Exit codes: 0 success, 1 the store refused
+or cannot be reached (the message says what to do next), 2 usage or settings error.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -17,8 +22,11 @@ from rich.console import Console
 from rich.text import Text
 
 from pi_memory import __version__
-from pi_memory.cli.render import collect_status, next_step, print_entries, print_status
-from pi_memory.memory import TARGETS, MemoryStore, default_memory_dir
+from pi_memory.cli.options import Options, load_memory_settings, store_command
+from pi_memory.cli.render import collect_status, next_step, print_entries, print_status, status_table
+from pi_memory.memory import TARGETS, MemoryStore
+
+__all__ = ["Options", "app"]
 
 app = typer.Typer(
     name="pi-memory",
@@ -31,56 +39,6 @@ app = typer.Typer(
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
-DirOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--dir",
-        help="Memory directory. Default: $PI_AGENT_HOME/memories, else ~/.pi/agent/memories.",
-        file_okay=False,
-        show_default=False,
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
-MemoryLimitOption = Annotated[
-    int | None, typer.Option("--memory-limit", min=1, help="Char budget of MEMORY.md (default 2200).")
-]
-UserLimitOption = Annotated[
-    int | None, typer.Option("--user-limit", min=1, help="Char budget of USER.md (default 1375).")
-]
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Options given before the command; the same options after it win."""
-
-    dir: Path | None = None
-    json: bool = False
-    memory_limit: int | None = None
-    user_limit: int | None = None
-
-    def merged(self, dir: Path | None, as_json: bool, memory_limit: int | None, user_limit: int | None) -> Settings:
-        return Settings(
-            dir=dir or self.dir,
-            json=as_json or self.json,
-            memory_limit=memory_limit or self.memory_limit,
-            user_limit=user_limit or self.user_limit,
-        )
-
-    def store(self) -> MemoryStore:
-        limits: dict[str, Any] = {}
-        if self.memory_limit is not None:
-            limits["memory_char_limit"] = self.memory_limit
-        if self.user_limit is not None:
-            limits["user_char_limit"] = self.user_limit
-        return MemoryStore(self.dir or default_memory_dir(), **limits)
-
-
-def _settings(
-    ctx: typer.Context, dir: Path | None, as_json: bool, memory_limit: int | None, user_limit: int | None
-) -> Settings:
-    base = ctx.obj if isinstance(ctx.obj, Settings) else Settings()
-    return base.merged(dir, as_json, memory_limit, user_limit)
-
 
 def _version(value: bool) -> None:
     if value:
@@ -89,48 +47,92 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
+@store_command
 def main(
     ctx: typer.Context,
-    dir: DirOption = None,
-    as_json: JsonOption = False,
-    memory_limit: MemoryLimitOption = None,
-    user_limit: UserLimitOption = None,
+    options: Options,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
 ) -> None:
     """Inspect and edit the agent's curated memory (MEMORY.md and USER.md)."""
-    ctx.obj = Settings(dir, as_json, memory_limit, user_limit)
+    ctx.obj = options
 
 
 # ----------------------------------------------------------------------------- helpers
 
 
-def _usage_error(settings: Settings, message: str, usage: str | None = None) -> NoReturn:
-    if settings.json:
+def _usage_error(options: Options, message: str, usage: str | None = None) -> NoReturn:
+    if options.json:
         typer.echo(json.dumps({"success": False, "error": message}, ensure_ascii=False, indent=2))
     else:
-        err.print(Text(f"Error: {message}"))
+        err.print(Text(f"Error: {message}"), soft_wrap=True)
         if usage:
             err.print(Text(f"Usage: pi-memory {usage}"))
     raise typer.Exit(2)
 
 
-def _split_target(settings: Settings, args: list[str], needed: int, usage: str) -> tuple[str, list[str]]:
+def _split_target(options: Options, args: list[str], needed: int, usage: str) -> tuple[str, list[str]]:
     """``[memory|user] ARG…``: the target is optional and defaults to memory."""
     if len(args) == needed:
         return "memory", args
     if len(args) == needed + 1:
         if args[0] not in TARGETS:
-            _usage_error(settings, f"Invalid target '{args[0]}'. Use 'memory' or 'user'.", usage)
+            _usage_error(options, f"Invalid target '{args[0]}'. Use 'memory' or 'user'.", usage)
         return args[0], args[1:]
-    _usage_error(settings, f"expected {needed} argument(s) after an optional target, got {len(args)}.", usage)
+    _usage_error(options, f"expected {needed} argument(s) after an optional target, got {len(args)}.", usage)
 
 
-def _finish(settings: Settings, result: dict[str, Any], target: str, done: str, *details: str) -> NoReturn:
-    """Print a mutation's outcome and exit 0 on success, 1 on a refusal."""
+@dataclass(frozen=True)
+class _Opened:
+    """The store a command works on, and a line saying where it is (for status)."""
+
+    store: MemoryStore
+    shared: bool
+    where: str
+
+
+def _run(options: Options, work: Callable[[_Opened], int]) -> NoReturn:
+    """Open the store the settings and options choose, run ``work`` on it, close it, exit.
+
+    A settings problem is exit 2 (fix the setting); a shared database that cannot be used is
+    exit 1 with what to check, before anything is read or written.
+    """
+    from pi_memory.backends import close_store, describe_store, store_problem
+    from pi_memory.extensions.memory.settings import SettingsError, open_settings_store
+
+    try:
+        settings, warnings = load_memory_settings(options)
+    except SettingsError as exc:
+        _usage_error(options, str(exc))
+    for warning in warnings:
+        err.print(Text(f"Warning: {warning}"), soft_wrap=True)
+    if options.dir is not None:  # exactly the directory given, as before
+        store = MemoryStore(options.dir, settings.memory_char_limit, settings.user_char_limit)
+    else:
+        try:
+            store = open_settings_store(settings)
+        except (ImportError, ValueError) as exc:
+            _usage_error(options, str(exc))
+    try:
+        problem = store_problem(store)
+        if problem is not None:
+            if options.json:
+                typer.echo(json.dumps({"success": False, "error": problem}, ensure_ascii=False, indent=2))
+            else:
+                err.print(Text(f"Failed: {problem}"), soft_wrap=True)
+            code = 1
+        else:
+            code = work(_Opened(store, store.dir is None, describe_store(store)))
+    finally:
+        close_store(store)
+    raise typer.Exit(code)
+
+
+def _finish(options: Options, result: dict[str, Any], target: str, done: str, *details: str) -> int:
+    """Print a mutation's outcome; 0 on success, 1 on a refusal."""
     ok = result.get("success") is True
-    if settings.json:
+    if options.json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
     elif ok:
         count = result["entryCount"]
@@ -141,117 +143,127 @@ def _finish(settings: Settings, result: dict[str, Any], target: str, done: str, 
         err.print(Text(f"Failed: {result.get('error')}"), soft_wrap=True)
         if hint := next_step(result, target):
             err.print(Text(f"Next: {hint}"), soft_wrap=True)
-    raise typer.Exit(0 if ok else 1)
+    return 0 if ok else 1
 
 
 # ----------------------------------------------------------------------------- commands
 
 
 @app.command()
-def status(
-    ctx: typer.Context,
-    dir: DirOption = None,
-    as_json: JsonOption = False,
-    memory_limit: MemoryLimitOption = None,
-    user_limit: UserLimitOption = None,
-) -> None:
+@store_command
+def status(ctx: typer.Context, options: Options) -> None:
     """Entries, usage and drift state of both files (reads only; creates nothing)."""
-    settings = _settings(ctx, dir, as_json, memory_limit, user_limit)
-    store = settings.store()
-    rows = collect_status(store)
-    if settings.json:
-        payload = {"success": True, "dir": str(store.dir), "targets": [row.to_json() for row in rows]}
+    _run(options, lambda opened: _status(options, opened))
+
+
+def _status(options: Options, opened: _Opened) -> int:
+    rows = collect_status(opened.store)
+    if options.json:
+        where: dict[str, Any] = {"dir": str(opened.store.dir)}
+        backend = opened.store.backend
+        if opened.shared:
+            where = {"backend": "postgres", "database": getattr(backend, "where", ""),
+                     "namespace": getattr(backend, "namespace", "")}
+        payload = {"success": True, **where, "targets": [row.to_json() for row in rows]}
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        return
-    print_status(out, rows)
+        return 0
+    if opened.shared:
+        out.print(status_table(rows))
+        out.print(Text(f"Backend: {opened.where}"), soft_wrap=True)
+    else:
+        print_status(out, rows)
     for row in rows:
         if row.state in ("drift", "unreadable"):
             out.print(Text(f"{row.target}: {row.state}: {row.detail}."), soft_wrap=True)
-            out.print(
-                Text(
-                    f"Next: rewrite {row.file} as entries separated by a line holding only '§' "
-                    "(a refused write saves a .bak copy next to it first)."
-                ),
-                soft_wrap=True,
-            )
+            fix = (f"Next: rewrite {row.file} as entries separated by a line holding only '§' "
+                   "(a refused write saves a .bak copy next to it first).")
+            if opened.shared:
+                fix = (f"Next: rewrite {row.file} (table pi_memory_files) as entries separated by a line holding "
+                       "only '§'; a refused write saves a backup first (`pi-memory db backups`).")
+            out.print(Text(fix), soft_wrap=True)
+    return 0
 
 
 @app.command()
+@store_command
 def read(
     ctx: typer.Context,
+    options: Options,
     target: Annotated[str, typer.Argument(help="memory or user.", show_default=True)] = "memory",
-    dir: DirOption = None,
-    as_json: JsonOption = False,
-    memory_limit: MemoryLimitOption = None,
-    user_limit: UserLimitOption = None,
 ) -> None:
     """Print the live entries of one file, numbered."""
-    settings = _settings(ctx, dir, as_json, memory_limit, user_limit)
     if target not in TARGETS:
-        _usage_error(settings, f"Invalid target '{target}'. Use 'memory' or 'user'.", "read [memory|user]")
-    result = settings.store().read(target)
+        _usage_error(options, f"Invalid target '{target}'. Use 'memory' or 'user'.", "read [memory|user]")
+    _run(options, lambda opened: _read(options, opened.store, target))
+
+
+def _read(options: Options, store: MemoryStore, target: str) -> int:
+    result = store.read(target)
     ok = result.get("success") is True
-    if settings.json:
+    if options.json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
     elif ok:
         print_entries(out, result)
         if "warning" in result:
             err.print(Text(f"Warning: {result['warning']}"))
     else:
-        err.print(Text(f"Failed: {result.get('error')}"))
-    raise typer.Exit(0 if ok else 1)
+        err.print(Text(f"Failed: {result.get('error')}"), soft_wrap=True)
+    return 0 if ok else 1
 
 
 @app.command()
+@store_command
 def add(
     ctx: typer.Context,
+    options: Options,
     args: Annotated[list[str], typer.Argument(metavar="[memory|user] TEXT", show_default=False)],
-    dir: DirOption = None,
-    as_json: JsonOption = False,
-    memory_limit: MemoryLimitOption = None,
-    user_limit: UserLimitOption = None,
 ) -> None:
     """Add TEXT as a new entry (to memory unless the first word is memory or user)."""
-    settings = _settings(ctx, dir, as_json, memory_limit, user_limit)
-    target, (text,) = _split_target(settings, args, 1, "add [memory|user] TEXT")
-    result = settings.store().add(target, text)
-    done = f"Added to {target}"
-    if result.get("message", "").startswith("Entry already exists"):
-        done = f"Already in {target}, no duplicate added"
-    _finish(settings, result, target, done)
+    target, (text,) = _split_target(options, args, 1, "add [memory|user] TEXT")
+
+    def work(opened: _Opened) -> int:
+        result = opened.store.add(target, text)
+        done = f"Added to {target}"
+        if result.get("message", "").startswith("Entry already exists"):
+            done = f"Already in {target}, no duplicate added"
+        return _finish(options, result, target, done)
+
+    _run(options, work)
 
 
 @app.command()
+@store_command
 def replace(
     ctx: typer.Context,
+    options: Options,
     args: Annotated[list[str], typer.Argument(metavar="[memory|user] OLD NEW", show_default=False)],
-    dir: DirOption = None,
-    as_json: JsonOption = False,
-    memory_limit: MemoryLimitOption = None,
-    user_limit: UserLimitOption = None,
 ) -> None:
     """Replace the whole entry containing OLD with NEW."""
-    settings = _settings(ctx, dir, as_json, memory_limit, user_limit)
-    target, (old, new) = _split_target(settings, args, 2, "replace [memory|user] OLD NEW")
-    result = settings.store().replace(target, old, new)
-    was = f"was: {result.get('replacedEntry', '')}"
-    _finish(settings, result, target, f"Replaced in {target}", was, f"now: {new.strip()}")
+    target, (old, new) = _split_target(options, args, 2, "replace [memory|user] OLD NEW")
+
+    def work(opened: _Opened) -> int:
+        result = opened.store.replace(target, old, new)
+        was = f"was: {result.get('replacedEntry', '')}"
+        return _finish(options, result, target, f"Replaced in {target}", was, f"now: {new.strip()}")
+
+    _run(options, work)
 
 
 @app.command()
+@store_command
 def remove(
     ctx: typer.Context,
+    options: Options,
     args: Annotated[list[str], typer.Argument(metavar="[memory|user] OLD", show_default=False)],
-    dir: DirOption = None,
-    as_json: JsonOption = False,
-    memory_limit: MemoryLimitOption = None,
-    user_limit: UserLimitOption = None,
 ) -> None:
     """Remove the entry containing OLD."""
-    settings = _settings(ctx, dir, as_json, memory_limit, user_limit)
-    target, (old,) = _split_target(settings, args, 1, "remove [memory|user] OLD")
-    result = settings.store().remove(target, old)
-    _finish(settings, result, target, f"Removed from {target}", f"was: {result.get('removedEntry', '')}")
+    target, (old,) = _split_target(options, args, 1, "remove [memory|user] OLD")
+
+    def work(opened: _Opened) -> int:
+        result = opened.store.remove(target, old)
+        return _finish(options, result, target, f"Removed from {target}", f"was: {result.get('removedEntry', '')}")
+
+    _run(options, work)
 
 
 @app.command()
@@ -278,7 +290,35 @@ app.add_typer(recall_app, name="recall")
 
 from pi_memory.cli.dream import dream_command  # noqa: E402  (dreaming lives in its own module)
 
-app.command("dream")(dream_command)
+
+def _files_only(command: Callable[..., None]) -> Callable[..., None]:
+    """``pi-memory dream`` still dreams over a directory: where the settings put memory in
+    PostgreSQL it would consolidate files the agent no longer reads, so it refuses (exit 2) and
+    says what works instead, unless ``--dir`` names the directory explicitly."""
+
+    def guarded(ctx: typer.Context, **kwargs: Any) -> None:
+        from pi_memory.extensions.memory.settings import SettingsError
+
+        parent = ctx.obj if isinstance(ctx.obj, Options) else Options()
+        if kwargs.get("dir") is None and parent.dir is None:
+            try:
+                settings, _ = load_memory_settings(parent)
+            except SettingsError:
+                settings = None  # the command reports its own settings errors
+            if settings is not None and settings.shared:
+                err.print(Text(
+                    f"Error: memory is in {settings.backend} (pi-memory.backend); `pi-memory dream` only dreams over "
+                    "memory files so far. The memory extension's background dream runs on the database (start "
+                    "`pi-memory chat`), or pass --dir to dream over a directory."), soft_wrap=True)
+                raise typer.Exit(2)
+        command(ctx, **kwargs)
+
+    guarded.__signature__ = inspect.signature(command, eval_str=True)  # type: ignore[attr-defined]
+    guarded.__name__, guarded.__doc__ = command.__name__, command.__doc__
+    return guarded
+
+
+app.command("dream")(_files_only(dream_command))
 
 from pi_memory.cli.mcp import mcp  # noqa: E402  (the MCP server command lives in its own module)
 
