@@ -193,3 +193,10 @@ def test_pi_memory_dream_refuses_to_dream_over_files_the_agent_no_longer_reads(s
     assert "memory is in postgres (pi-memory.backend)" in refused.stderr and "--dir" in refused.stderr
     files = pim("dream", "--model", "scripted/echo", "--dir", str(tmp_path / "files"), "--json")
     assert "pi-memory.backend" not in files.stderr and files.json["reason"] != "locked"
+
+
+def test_dsn_before_a_command_that_does_not_read_it_is_a_usage_error() -> None:
+    for command in (["mcp"], ["db", "status"]):
+        proc = pim("--dsn", UNREACHABLE, *command)
+        assert proc.code == 2 and "put --dsn/--namespace after the command" in proc.stderr
+        assert "hunter2" not in proc.stderr

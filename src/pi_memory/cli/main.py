@@ -57,6 +57,13 @@ def main(
 ) -> None:
     """Inspect and edit the agent's curated memory (MEMORY.md and USER.md)."""
     ctx.obj = options
+    sub = ctx.invoked_subcommand
+    if (options.dsn or options.namespace) and sub not in (*_STORE_COMMANDS, "dream", None):
+        # Those commands take their own --dsn/--namespace and would not see these: say so.
+        _usage_error(options, f"put --dsn/--namespace after the command: pi-memory {sub} --dsn … --namespace …")
+
+
+_STORE_COMMANDS = ("status", "read", "add", "replace", "remove")
 
 
 # ----------------------------------------------------------------------------- helpers
