@@ -11,12 +11,14 @@ import os
 import subprocess
 import sys
 import textwrap
+import uuid
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 from memext_helpers import DREAM_MODEL, NO_DREAMS, blocked_dreamer, dream_registry, start, write_session
+from psycopg import conninfo
 from storage_fixtures import fresh_namespace
 
 from pi_memory.backends.postgres import PostgresBackend
@@ -158,7 +160,8 @@ async def test_tools_command_and_status_on_postgres(postgres_dsn: str, tmp_path:
 
 async def test_a_database_that_goes_away_keeps_the_frozen_block(postgres_dsn: str, tmp_path: Path) -> None:
     namespace = fresh_namespace()
-    MemoryStore(backend=PostgresBackend(postgres_dsn, namespace)).add("memory", "Builds use Bazel")
+    with PostgresBackend(postgres_dsn, namespace) as backend:
+        MemoryStore(backend=backend).add("memory", "Builds use Bazel")
     config = {"backend": "postgres", "dsn": postgres_dsn, "namespace": namespace, **NO_DREAMS}
     h = await start(tmp_path, config, chat=lambda context: "ok")
     assert "Builds use Bazel" in await h.prompt("hi")
@@ -179,6 +182,34 @@ async def test_a_database_that_goes_away_keeps_the_frozen_block(postgres_dsn: st
     (message, level), = await resumed.command("status")
     assert level == "warning" and message.startswith("MEMORY.md: failed: PostgreSQL at agent@127.0.0.1:1/memory")
     await resumed.close()
+
+
+async def test_a_compaction_while_the_database_is_gone_keeps_the_block(postgres_dsn: str, tmp_path: Path) -> None:
+    name = f"outage_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    dsn = conninfo.make_conninfo(postgres_dsn, dbname=name)
+    with PostgresBackend(dsn) as backend:
+        MemoryStore(backend=backend).add("memory", "Deploys go through Argo")
+    h = await start(tmp_path, {"backend": "postgres", "dsn": dsn, **NO_DREAMS}, chat=lambda context: "noted")
+    assert "Deploys go through Argo" in await h.prompt("hi")
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:  # the database goes away mid-session
+        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+    def summary(event: Any) -> dict[str, Any]:
+        prep = event.preparation
+        return {"compaction": {"summary": "Talked.", "firstKeptEntryId": prep["firstKeptEntryId"],
+                               "tokensBefore": prep["tokensBefore"]}}
+
+    h.ext.pi.on("session_before_compact", summary)
+    for n in range(3):
+        await h.prompt(f"question {n} {'tea ' * 8000}")
+    await h.runtime.compact()
+    assert any("not refreshed after compaction" in text and "does not exist" in text
+               for text, _ in h.ui.notifications)
+    assert "Deploys go through Argo" in await h.prompt("after compaction")
+    assert len(h.snapshot_entries()) == 1
+    await h.close()
 
 
 async def test_settings_without_a_dsn_say_what_to_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -321,7 +352,8 @@ async def test_an_unreachable_database_skips_the_dream_and_a_dry_run_changes_not
     assert not (tmp_path / "state").exists()
 
     namespace = fresh_namespace()
-    MemoryStore(backend=PostgresBackend(postgres_dsn, namespace)).add("memory", "Old fact")
+    with PostgresBackend(postgres_dsn, namespace) as backend:
+        MemoryStore(backend=backend).add("memory", "Old fact")
     registry, _ = dream_registry([
         {"tool_calls": [{"name": "memory_replace", "arguments": {
             "target": "memory", "oldText": "Old fact", "newContent": "New fact"}}]}, "Done."])
