@@ -243,8 +243,8 @@ class RuleIndex:
                 groups.setdefault(key, [])
                 kinds[key] = kinds.get(key, False) or _is_stem(key.lower())
         # A finder reports only the longest anchor at a position ("Api_Key" hides "Api"), so a
-        # key also stands for every shorter key that is a whole word at its start.
-        # Shorter keys that end where the key has a non-letter, in key order (linear, not K²).
+        # key also stands for every shorter key that is a whole word at its start: found by
+        # looking up the key's prefixes that end before a non-letter (linear, not K²).
         rank = {k: i for i, k in enumerate(groups)}
         self.aliases = {
             k: tuple(sorted((k[:j] for j in range(1, len(k)) if not k[j].isalpha() and k[:j] in rank),
@@ -437,7 +437,6 @@ def run_rules(
                 continue
         back, fwd, anchored = r.back, r.fwd, r.back == 0
         partner_back, partner_fwd = r.partner_back, r.partner_fwd
-        pattern = r.pattern
         t = 0
         for p in candidates:
             if near is not None:
@@ -452,7 +451,7 @@ def run_rules(
             if wanted and not _window_has(view, lo, hi, wanted):
                 span = None
             elif anchored and not last:  # _evaluate's anchored case, inlined: the hottest call
-                m = pattern.match(view, lo, hi)
+                m = r.pattern.match(view, lo, hi)  # compiled on first use
                 span = None if m is None or not _accept(r, view, m) else (m.start(), m.end())
             else:
                 span = _evaluate(r, view, lo, hi)
