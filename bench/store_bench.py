@@ -381,6 +381,19 @@ def _summary(runs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return summary
 
 
+def _per_call(runs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per wrapped call: how many per add, and its median cost in microseconds (over repetitions)."""
+    names = {k for run in runs for k in run["calls_per_add"]}
+    out = {}
+    for name in sorted(names, key=lambda k: -statistics.median(r["per_add_us"].get(k, 0.0) for r in runs)):
+        counts = [r["calls_per_add"].get(name, 0.0) for r in runs]
+        costs = [r["per_add_us"][name] / r["calls_per_add"][name] for r in runs if r["calls_per_add"].get(name)]
+        out[name] = {"calls_per_add": round(statistics.median(counts), 3),
+                     "us_per_call": round(statistics.median(costs), 1),
+                     "us_per_add": round(statistics.median(r["per_add_us"].get(name, 0.0) for r in runs), 1)}
+    return out
+
+
 def _breakdown_json(breakdown: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     ours_b, hermes_b = _breakdown_summary(breakdown["ours"]), _breakdown_summary(breakdown["hermes"])
     extra = {k: round(ours_b[k] - hermes_b[k], 1) for k in ours_b}
@@ -391,10 +404,7 @@ def _breakdown_json(breakdown: dict[str, list[dict[str, Any]]]) -> dict[str, Any
         "ours": ours_b,
         "hermes": hermes_b,
         "ours_minus_hermes": extra,
-        "calls_per_add": {
-            "ours": breakdown["ours"][-1]["calls_per_add"],
-            "hermes": breakdown["hermes"][-1]["calls_per_add"],
-        },
+        "per_call": {side: _per_call(breakdown[side]) for side in ("ours", "hermes")},
         "required_extra_us": round(required, 1),
         "ratio_floor_with_required_extra": round(floor, 3),
         "note": (
