@@ -236,5 +236,6 @@ def _report_extraction_failure(task: asyncio.Task[Any]) -> None:
 
 def memory_extension(pi: ExtensionAPI, config: Mapping[str, Any] | None = None) -> MemoryExtension:
     """The pi-memory extension. Mode 1 (no config, or settings-like keys): a store in the
-    configured ``dataDir``. Mode 2: ``{"store": store}`` — the host's own store."""
+    configured ``dataDir``, or in PostgreSQL with ``backend``/``dsn``/``namespace``. Mode 2:
+    ``{"store": store}`` — the host's own store."""
     return MemoryExtension(pi, config)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_memory._coerce import whole_number
+from pi_memory.backends import BACKENDS, DSN_ENV, open_store
 from pi_memory.memory import MemoryStore, default_memory_dir
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 
@@ -24,8 +25,6 @@ __all__ = ["BACKENDS", "DEFAULT_DREAM_MODEL", "DreamingSettings", "MemorySetting
            "open_settings_store", "parse_settings"]
 
 SECTION = "pi-memory"
-BACKENDS = ("file", "postgres")
-DSN_ENV = "PI_MEMORY_DSN"
 DEFAULT_NAMESPACE = "default"
 _MAX_NAMESPACE_CHARS = 200
 
@@ -258,14 +257,11 @@ def open_settings_store(settings: MemorySettings) -> MemoryStore:
         return settings.store
     if settings.backend == "file":
         return MemoryStore(settings.data_dir, settings.memory_char_limit, settings.user_char_limit)
-    from pi_memory.backends.postgres import PostgresBackend
-
-    assert settings.dsn is not None  # parse_settings refuses postgres without one
-    options: dict[str, Any] = {}
+    section: dict[str, Any] = {"backend": settings.backend, "dsn": settings.dsn, "namespace": settings.namespace,
+                               "memoryCharLimit": settings.memory_char_limit,
+                               "userCharLimit": settings.user_char_limit}
     if settings.pool_size is not None:
-        options["pool_size"] = settings.pool_size
+        section["poolSize"] = settings.pool_size
     if settings.statement_timeout_ms is not None:
-        options["statement_timeout_ms"] = settings.statement_timeout_ms
-    backend = PostgresBackend(settings.dsn, settings.namespace, **options)
-    return MemoryStore(backend=backend, memory_char_limit=settings.memory_char_limit,
-                       user_char_limit=settings.user_char_limit)
+        section["statementTimeoutMs"] = settings.statement_timeout_ms
+    return open_store(section)
