@@ -119,3 +119,31 @@ async def test_85_config_layer_skipped_when_it_is_the_global_dir(tmp_path: Path,
     h = await start(tmp_path, {"dataDir": str(tmp_path / "mem")})
     assert h.ext.settings is not None and h.ext.settings.user_char_limit == 1700
     await h.close()
+
+
+def test_backend_settings_are_checked_and_the_dsn_falls_back_to_the_environment(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("PI_MEMORY_DSN", raising=False)
+    files = parse_settings({"namespace": "ignored for files"})
+    assert (files.backend, files.shared, files.dsn) == ("file", False, None)
+    shared = parse_settings({"backend": " Postgres ", "dsn": "postgresql://agent@db/agents", "namespace": " team ",
+                             "poolSize": "2", "statementTimeoutMs": 0, "dataDir": str(tmp_path)})
+    assert (shared.backend, shared.shared, shared.namespace, shared.pool_size, shared.statement_timeout_ms) == (
+        "postgres", True, "team", 2, 0)
+    assert shared.uses_default_dir is False  # a team namespace reads only the current session directory
+    assert parse_settings({"backend": "postgres", "dsn": "x=y"}).uses_default_dir is True  # the default namespace
+    state = shared.dream_state_file("db:5432/agents#team")
+    assert state.parent == tmp_path and state.name.startswith("dreaming-state.pg-") and state.suffix == ".json"
+    assert state != shared.dream_state_file("db:5432/agents#other")
+    for section, words in [({"backend": "postgres"}, ["pi-memory.dsn", "$PI_MEMORY_DSN"]),
+                           ({"backend": "postgres", "dsn": "   "}, ["pi-memory.dsn"]),
+                           ({"backend": "postgres", "dsn": 5}, ["pi-memory.dsn", "connection string"]),
+                           ({"backend": "postgres", "dsn": "x=y", "poolSize": 0}, ["pi-memory.poolSize", "at least 1"]),
+                           ({"backend": "postgres", "dsn": "x=y", "namespace": "n" * 201}, ["pi-memory.namespace"]),
+                           ({"backend": ["file"]}, ["pi-memory.backend", '"file" or "postgres"'])]:
+        with pytest.raises(SettingsError) as refused:
+            parse_settings(section)
+        assert all(word in str(refused.value) for word in words), str(refused.value)
+    monkeypatch.setenv("PI_MEMORY_DSN", "postgresql://agent@env/agents")
+    assert parse_settings({"backend": "postgres"}).dsn == "postgresql://agent@env/agents"
+    assert parse_settings({"backend": "postgres", "dsn": "postgresql://agent@file/agents"}).dsn.endswith("@file/agents")
