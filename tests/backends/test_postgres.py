@@ -19,8 +19,8 @@ import pytest
 from psycopg import conninfo
 from storage_fixtures import fresh_namespace
 
-from pi_memory.backends import SettingsError, open_store
-from pi_memory.backends.postgres import PostgresBackend, advisory_lock, describe_dsn
+from pi_memory.backends import SettingsError, close_store, describe_store, open_store, store_problem
+from pi_memory.backends.postgres import PostgresBackend, PostgresUnavailable, advisory_lock, describe_dsn
 from pi_memory.backends.schema import LATEST_VERSION, schema_status
 from pi_memory.memory import MemoryStore
 from pi_memory.memory.backend import BackendBusy, RawText
@@ -239,6 +239,49 @@ def test_advisory_lock_is_exclusive_per_namespace_and_dies_with_its_connection(p
         assert taken is True
     for backend in (first, second, elsewhere):
         backend.close()
+
+
+def test_a_dedicated_advisory_lock_leaves_the_pool_free(postgres_dsn: str) -> None:
+    namespace = fresh_namespace()
+    backend = PostgresBackend(postgres_dsn, namespace, pool_size=1)
+    other = PostgresBackend(postgres_dsn, namespace)
+    store = MemoryStore(backend=backend, lock_timeout=2)
+    with backend.advisory_lock("dreaming", dedicated=True) as held:
+        assert held is True
+        assert store.add("memory", "Written while the lock is held")["success"] is True  # the one pooled connection
+        with other.advisory_lock("dreaming", dedicated=True) as also:
+            assert also is False  # the same key, held by another session
+    with other.advisory_lock("dreaming", dedicated=True) as after:
+        assert after is True  # released with its connection
+    with pytest.raises(PostgresUnavailable, match="is unreachable"), \
+            PostgresBackend(UNREACHABLE).advisory_lock("dreaming", dedicated=True):
+        pass  # pragma: no cover
+    backend.close()
+    other.close()
+
+
+def test_check_describe_and_the_store_helpers(postgres_dsn: str, tmp_path: Path) -> None:
+    namespace = fresh_namespace()
+    store = open_store({"backend": "postgres", "dsn": postgres_dsn, "namespace": namespace})
+    backend = store.backend
+    assert isinstance(backend, PostgresBackend)
+    assert store_problem(store) is None and backend.check() is None
+    assert describe_store(store) == f"PostgreSQL {describe_dsn(postgres_dsn)}, namespace {namespace}"
+    assert backend.memory_id.endswith(f"#{namespace}") and "@" not in backend.memory_id
+    same = PostgresBackend(conninfo.make_conninfo(postgres_dsn, user="other"), namespace)
+    assert same.memory_id == backend.memory_id  # the user does not change which memory it is
+    same.close()
+    close_store(store)
+    assert backend._pool.closed
+
+    gone = open_store({"backend": "postgres", "dsn": UNREACHABLE})
+    problem = store_problem(gone)
+    assert problem is not None and "PostgreSQL at agent@127.0.0.1:1/memory is unreachable" in problem
+    assert "pi-memory.dsn" in problem and "hunter2" not in problem and "hunter2" not in describe_store(gone)
+
+    files = open_store({"dataDir": str(tmp_path / "files")})
+    assert store_problem(files) is None and describe_store(files) == str(tmp_path / "files")
+    close_store(files)  # nothing to close; harmless
 
 
 def test_open_store_switches_backend_with_one_setting(postgres_dsn: str, tmp_path: Path,
