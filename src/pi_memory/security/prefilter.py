@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 #: A necessary condition: at least one of these strings occurs inside every match.
 Need = tuple[str, ...]
+_T = TypeVar("_T")
 
 _MAX_SET = 48  # cross products larger than this are cut into shorter runs
 _START_CHARS = 6  # start strings are cut to this length, then de-duplicated
@@ -32,17 +34,25 @@ except ImportError:  # pragma: no cover - a Python without the private parser: n
     _parser = _c = None
 
 
-def needs(source: str, flags: int = 0) -> tuple[Need, ...]:
-    """Necessary literal sets for ``re.compile(source, flags)``, best first (may be empty)."""
+def _analyse(source: str, flags: int, walk: Callable[[list[Any]], _T]) -> _T | None:
+    """``walk`` over the parse tree of a case-sensitive pattern; ``None`` when it cannot be read."""
     if _parser is None or flags & re.IGNORECASE:
-        return ()
+        return None
     try:
         tree = _parser.parse(source, flags)
         if tree.state.flags & re.IGNORECASE:
-            return ()
-        exact, found = _sequence(list(tree))
+            return None
+        return walk(list(tree))
     except Exception:  # private API drift must only disable the optimisation
+        return None
+
+
+def needs(source: str, flags: int = 0) -> tuple[Need, ...]:
+    """Necessary literal sets for ``re.compile(source, flags)``, best first (may be empty)."""
+    analysed = _analyse(source, flags, _sequence)
+    if analysed is None:
         return ()
+    exact, found = analysed
     if exact is not None and "" not in exact:
         found.append(exact)
     ranked = sorted({_minimal(s) for s in found if s and "" not in s}, key=_score, reverse=True)
@@ -150,15 +160,7 @@ def prefixes(source: str, flags: int = 0) -> Need:
 
     Leading zero-width assertions are skipped: they consume nothing, so the first consumed text
     is still the start of the match."""
-    if _parser is None or flags & re.IGNORECASE:
-        return ()
-    try:
-        tree = _parser.parse(source, flags)
-        if tree.state.flags & re.IGNORECASE:
-            return ()
-        found = _prefix_seq(list(tree))
-    except Exception:  # private API drift must only disable the optimisation
-        return ()
+    found = _analyse(source, flags, _prefix_seq)
     if not found or "" in found:
         return ()
     # A match that starts with "'scp'" also starts with "'scp": cutting the strings short and
