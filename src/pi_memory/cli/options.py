@@ -71,6 +71,11 @@ _OPTIONS: list[inspect.Parameter] = [
 _NAMES = [p.name for p in _OPTIONS]
 
 
+def _is_option(parameter: inspect.Parameter) -> bool:
+    """Declared with ``typer.Option`` (as opposed to an argument or the context)."""
+    return any(isinstance(meta, typer.models.OptionInfo) for meta in getattr(parameter.annotation, "__metadata__", ()))
+
+
 def store_command(function: Callable[..., None]) -> Callable[..., None]:
     """Give ``function(ctx, options, …)`` the shared options, wherever they appear on the line.
 
@@ -85,7 +90,10 @@ def store_command(function: Callable[..., None]) -> Callable[..., None]:
         before = ctx.obj if isinstance(ctx.obj, Options) else Options()
         function(ctx, before.merged(given), *args, **kwargs)
 
-    command.__signature__ = inspect.Signature([*own, *_OPTIONS])  # type: ignore[attr-defined]
+    # Keyword-only after the shared options: the command's own options (such as --version) come last in --help.
+    own = [p if not _is_option(p) else p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
+    ordered = [p for p in own if not _is_option(p)] + _OPTIONS + [p for p in own if _is_option(p)]
+    command.__signature__ = inspect.Signature(ordered)  # type: ignore[attr-defined]
     command.__name__ = function.__name__
     command.__qualname__ = function.__qualname__
     command.__doc__ = function.__doc__
