@@ -186,15 +186,6 @@ def test_status_shows_drift_on_postgres(shared: dict[str, str]) -> None:
     assert refused.code == 1 and f"postgres:{shared['namespace']}/MEMORY.md.bak." in refused.stderr
 
 
-def test_pi_memory_dream_refuses_to_dream_over_files_the_agent_no_longer_reads(shared: dict[str, str],
-                                                                              tmp_path: Path) -> None:
-    refused = pim("dream", "--model", "scripted/echo")
-    assert refused.code == 2
-    assert "memory is in postgres (pi-memory.backend)" in refused.stderr and "--dir" in refused.stderr
-    files = pim("dream", "--model", "scripted/echo", "--dir", str(tmp_path / "files"), "--json")
-    assert "pi-memory.backend" not in files.stderr and files.json["reason"] != "locked"
-
-
 def test_dsn_before_a_command_that_does_not_read_it_is_a_usage_error() -> None:
     for command in (["mcp"], ["db", "status"]):
         proc = pim("--dsn", UNREACHABLE, *command)

@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from memext_helpers import load_test_module, write_memory, write_session
+from storage_fixtures import fresh_namespace
 
 from pi_memory.extensions.memory import read_state
 from pi_memory.memory import MemoryStore, file_lock
@@ -243,3 +245,39 @@ def test_a_killed_dream_leaves_memory_valid_and_the_next_one_runs(env: dict[str,
     assert proc.returncode == 0, proc.stderr
     assert read_state(env["mem"]).last_session_count == 1
     assert not list(env["mem"].glob(".mem_*.tmp"))
+
+
+@pytest.mark.postgres
+def test_dream_on_the_shared_postgres_store(env: dict[str, Any], server: Any, _isolated_home: Path,
+                                            postgres_dsn: str) -> None:
+    """With ``"backend": "postgres"`` in the settings, ``pi-memory dream`` consolidates into the
+    database (under its advisory lock), keeps this machine's state in a local file and writes no
+    memory files; ``--dir`` still dreams over a directory."""
+    namespace = fresh_namespace()
+    settings_file = _isolated_home / ".pi" / "agent" / "settings.json"
+    settings = json.loads(settings_file.read_text())
+    settings["pi-memory"].update(backend="postgres", dsn=postgres_dsn, namespace=namespace)
+    settings_file.write_text(json.dumps(settings))
+    write_session(env["sessions"], str(env["cwd"]), [("Our CI runs on Buildkite now", "Noted.")])
+    tool_reply(server, "memory_add", {"target": "memory", "content": "CI runs on Buildkite"})
+    text_reply(server, "Saved the CI change.")
+    args = ["dream", "--model", "loop/gpt-loop", "--session-dir", str(env["sessions"]), "--this-folder"]
+    proc = pi_memory(env, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert "Dreaming over PostgreSQL" in proc.stdout and f"namespace {namespace}" in proc.stdout
+    assert "+ memory: CI runs on Buildkite" in proc.stdout
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        row = conn.execute("SELECT content FROM pi_memory_files WHERE namespace = %s AND target = 'memory'",
+                           (namespace,)).fetchone()
+    assert row is not None and row[0] == "CI runs on Buildkite"
+    assert not (env["mem"] / "MEMORY.md").exists()
+    (state,) = env["mem"].glob("dreaming-state.pg-*.json")
+    assert json.loads(state.read_text())["lastSessionCount"] == 1
+
+    again = pi_memory(env, *args, "--gated")  # --gated honours dreaming.enabled=false, as the background does
+    assert again.returncode == 1 and "Dreaming is disabled" in again.stderr
+
+    unreachable = dict(settings["pi-memory"], dsn="postgresql://agent:hunter2@127.0.0.1:1/memory")
+    settings_file.write_text(json.dumps(dict(settings, **{"pi-memory": unreachable})))
+    down = pi_memory(env, *args)
+    assert down.returncode == 1 and "hunter2" not in down.stderr and "127.0.0.1:1" in down.stderr

@@ -20,14 +20,16 @@ from rich.console import Console
 from rich.status import Status
 from rich.text import Text
 
+from pi_memory.backends import close_store, describe_store, store_problem
+from pi_memory.cli.options import Options, load_memory_settings
 from pi_memory.extensions.memory.agent import MemoryAction
 from pi_memory.extensions.memory.consolidation import MAX_CONSOLIDATION_TURNS
-from pi_memory.extensions.memory.dream import DreamOptions, DreamOutcome, dream
-from pi_memory.extensions.memory.settings import ModelRef, SettingsError, parse_settings
+from pi_memory.extensions.memory.dream import DreamOptions, DreamOutcome, dream, dream_location
+from pi_memory.extensions.memory.settings import ModelRef, SettingsError, open_settings_store
 from pi_memory.extensions.memory.turns import Turn
 from pi_memory.host import Event
 from pi_memory.host.settings import load_settings
-from pi_memory.memory import TARGETS, default_memory_dir
+from pi_memory.memory import TARGETS
 from pi_memory.providers import ModelRegistry
 from pi_memory.session.paths import get_default_session_dir_path
 
@@ -157,19 +159,11 @@ def dream_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
     """Consolidate memory from recent conversations now (one dreaming pass)."""
-    parent = ctx.obj
-    as_json = as_json or bool(getattr(parent, "json", False))
+    parent = ctx.obj if isinstance(ctx.obj, Options) else Options()
+    as_json = as_json or parent.json
     cwd = str(Path.cwd())
-    file_settings = load_settings(cwd, project_trusted=False)
-    overrides: dict[str, Any] = {}
-    chosen_dir = dir or getattr(parent, "dir", None)
-    if chosen_dir is not None:
-        overrides["dataDir"] = str(chosen_dir)
-    for key, attr in (("memoryCharLimit", "memory_limit"), ("userCharLimit", "user_limit")):
-        if getattr(parent, attr, None) is not None:
-            overrides[key] = getattr(parent, attr)
     try:
-        settings = parse_settings(file_settings.section("pi-memory"), overrides)
+        settings, warnings = load_memory_settings(replace(parent, dir=dir) if dir is not None else parent)
         dreaming = settings.dreaming
         if not gated:  # "enabled" switches the background dream off; an explicit run still runs
             dreaming = replace(dreaming, enabled=True)
@@ -181,32 +175,43 @@ def dream_command(
     except SettingsError as exc:
         err.print(Text(f"Error: {exc}"))
         raise typer.Exit(2) from None
-    include_global = all_sessions if all_sessions is not None else str(settings.data_dir) == str(default_memory_dir())
-    options = DreamOptions(
-        memory_dir=settings.data_dir, model_registry=ModelRegistry(file_settings.merged),
-        session_dir=str(session_dir) if session_dir else get_default_session_dir_path(cwd),
-        include_global_sessions=include_global, dreaming=dreaming, memory_char_limit=settings.memory_char_limit,
-        user_char_limit=settings.user_char_limit, ignore_gates=not gated, dry_run=dry_run)
-    outcome = _run(options, as_json)
+    for warning in warnings:
+        err.print(Text(warning, style="yellow"), soft_wrap=True)
+    store = open_settings_store(settings)
+    try:
+        problem = store_problem(store)
+        if problem is not None:
+            err.print(Text(f"Error: {problem}"), soft_wrap=True)
+            raise typer.Exit(1)
+        location = dream_location(settings, store) or {"memory_dir": settings.data_dir}
+        include_global = all_sessions if all_sessions is not None else settings.uses_default_dir
+        options = DreamOptions(
+            **location, model_registry=ModelRegistry(load_settings(cwd, project_trusted=False).merged),
+            session_dir=str(session_dir) if session_dir else get_default_session_dir_path(cwd),
+            include_global_sessions=include_global, dreaming=dreaming, memory_char_limit=settings.memory_char_limit,
+            user_char_limit=settings.user_char_limit, ignore_gates=not gated, dry_run=dry_run)
+        outcome = _run(options, as_json, describe_store(store))
+    finally:
+        close_store(store)
     if as_json:
         typer.echo(json.dumps(_to_json(outcome, dry_run), ensure_ascii=False, indent=2))
     else:
-        _report(outcome, dry_run, settings.data_dir)
+        _report(outcome, dry_run)
     raise typer.Exit(_EXIT.get(outcome.reason, 1))
 
 
-def _run(options: DreamOptions, quiet: bool) -> DreamOutcome:
+def _run(options: DreamOptions, quiet: bool, location: str) -> DreamOutcome:
     if quiet:
         return asyncio.run(dream(options))
     where = "a scratch copy of " if options.dry_run else ""
     model = options.dreaming.model if options.dreaming else ""
-    out.print(Text(f"Dreaming over {where}{options.memory_dir} with {model}"), soft_wrap=True)
+    out.print(Text(f"Dreaming over {where}{location} with {model}"), soft_wrap=True)
     with out.status("Reading sessions…") as status:
         options.progress = Progress(out, status)
         return asyncio.run(dream(options))
 
 
-def _report(outcome: DreamOutcome, dry_run: bool, memory_dir: Path) -> None:
+def _report(outcome: DreamOutcome, dry_run: bool) -> None:
     if outcome.redactions:
         out.print(Text(f"{len(outcome.redactions)} message(s) matched the threat scanner and were withheld "
                        "from the model.", style="yellow"), soft_wrap=True)

@@ -10,7 +10,6 @@ or cannot be reached (the message says what to do next), 2 usage or settings err
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -297,35 +296,7 @@ app.add_typer(recall_app, name="recall")
 
 from pi_memory.cli.dream import dream_command  # noqa: E402  (dreaming lives in its own module)
 
-
-def _files_only(command: Callable[..., None]) -> Callable[..., None]:
-    """``pi-memory dream`` still dreams over a directory: where the settings put memory in
-    PostgreSQL it would consolidate files the agent no longer reads, so it refuses (exit 2) and
-    says what works instead, unless ``--dir`` names the directory explicitly."""
-
-    def guarded(ctx: typer.Context, **kwargs: Any) -> None:
-        from pi_memory.extensions.memory.settings import SettingsError
-
-        parent = ctx.obj if isinstance(ctx.obj, Options) else Options()
-        if kwargs.get("dir") is None and parent.dir is None:
-            try:
-                settings, _ = load_memory_settings(parent)
-            except SettingsError:
-                settings = None  # the command reports its own settings errors
-            if settings is not None and settings.shared:
-                err.print(Text(
-                    f"Error: memory is in {settings.backend} (pi-memory.backend); `pi-memory dream` only dreams over "
-                    "memory files so far. The memory extension's background dream runs on the database (start "
-                    "`pi-memory chat`), or pass --dir to dream over a directory."), soft_wrap=True)
-                raise typer.Exit(2)
-        command(ctx, **kwargs)
-
-    guarded.__signature__ = inspect.signature(command, eval_str=True)  # type: ignore[attr-defined]
-    guarded.__name__, guarded.__doc__ = command.__name__, command.__doc__
-    return guarded
-
-
-app.command("dream")(_files_only(dream_command))
+app.command("dream")(dream_command)
 
 from pi_memory.cli.mcp import mcp  # noqa: E402  (the MCP server command lives in its own module)
 
