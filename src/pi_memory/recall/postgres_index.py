@@ -32,7 +32,7 @@ from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
-from pi_memory.recall.text import content_terms, dense_query
+from pi_memory.recall.text import MAX_QUERY_TERMS, content_terms, dense_query
 from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
 
 __all__ = ["PostgresIndex"]
@@ -277,6 +277,9 @@ class PostgresIndex:
         if wanted > current:
             cur.execute(f"SET LOCAL maintenance_work_mem = '{wanted // 1024}kB'")
         cur.execute(f"CREATE INDEX IF NOT EXISTS {self._ann} ON {self._table} USING hnsw (embedding vector_cosine_ops)")
+        # fresh statistics for the lexical budget (and the planner) right after a load, rather
+        # than whenever autovacuum gets to it; ANALYZE samples ~30k rows, a second at most
+        cur.execute(f"ANALYZE {self._table}")
 
     def flush(self) -> None:
         """Build the HNSW index if rows arrived without one (``add`` itself commits before it returns)."""
@@ -329,16 +332,7 @@ class PostgresIndex:
             where, params = _filter_sql(filters)
             n = self.config.candidates
             vector = self.embedder.embed([dense_query(query, self.config)])[0]
-            lexical: dict[int, float] = {}
-            terms = content_terms(query, self.config.stopwords)
-            if terms and self.config.fusion != "dense":
-                rows = self._db.execute(
-                    f"""SELECT seq, ts_rank_cd(tsv, q) FROM {self._table},
-                        websearch_to_tsquery('english', %s) q WHERE tsv @@ q{where}
-                        ORDER BY 2 DESC LIMIT %s""",
-                    [" or ".join(terms[:64]), *params, n * 3],
-                ).fetchall()
-                lexical = {int(r[0]): float(r[1]) for r in rows}
+            lexical = self._lexical(query, where, params) if self.config.fusion != "dense" else {}
             dense: dict[int, float] = {}
             self._paid = 0  # a handle that searches is no backfill: its rows keep joining the index one by one
             if self.config.fusion != "lexical":
@@ -354,40 +348,143 @@ class PostgresIndex:
                         [vector, *params, vector, n],
                     ).fetchall()
                 dense = {int(r[0]): float(r[1]) for r in rows}
-            neighbours = self._neighbours(set(lexical) | set(dense))
-            extra = {s for pair in neighbours.values() for s in pair if s is not None and s not in dense}
-            cosines = dict(dense)
-            if extra:
-                rows = self._db.execute(
-                    f"SELECT seq, 1 - (embedding <=> %s) FROM {self._table} WHERE seq = ANY(%s)",
-                    (vector, sorted(extra)),
-                ).fetchall()
-                cosines.update({int(r[0]): float(r[1]) for r in rows})
+            neighbours, cosines = self._neighbours(set(lexical) | set(dense), dense, vector)
             ranked = fuse_candidates(lexical, dense, cosines, neighbours, top_k, self.config)
             if not ranked:
                 return []
+            # each hit's own cosine read with its row: a lexical-only hit has none in ``cosines``
             found = {
                 row[0]: row
                 for row in self._db.execute(
-                    f"SELECT {COLUMNS} FROM {self._table} WHERE seq = ANY(%s)", ([s for s, _ in ranked],)
+                    f"SELECT {COLUMNS}, 1 - (embedding <=> %s) FROM {self._table} WHERE seq = ANY(%s)",
+                    (vector, [s for s, _ in ranked]),
                 ).fetchall()
             }
-            return [hit_from_row(found[s], max(0.0, min(1.0, cosines.get(s, 0.0))), score)
+            return [hit_from_row(found[s][:-1], max(0.0, min(1.0, float(found[s][-1]))), score)
                     for s, score in ranked if s in found]
 
-    def _neighbours(self, seqs: set[int]) -> dict[int, tuple[int | None, int | None]]:
-        if not seqs:
+    def _lexical(self, query: str, where: str, params: list[Any]) -> dict[int, float]:
+        """``ts_rank_cd`` of the best ``3 · candidates`` messages (seq → score), within the lexical budget.
+
+        What a lexical search costs here is reading every matching row from the heap (wide rows:
+        a vector each) and ranking it — ~70 ms at 100k when a question holds a common word. So,
+        as on SQLite, the words are split by how many messages hold them (:meth:`_split`): the
+        rarest, up to ``lexical_budget`` messages together, choose the rows to rank (a GIN lookup),
+        and every word ranks them. Unlike BM25, ``ts_rank_cd`` weighs no word by its rarity, so
+        this is not the unbounded top list: messages holding only common words, which it could
+        rank high (two common words side by side), are left out — the IDF it lacks. LoCoMo
+        inside 100k distractors measures what that does (``bench/locomo_recall.py --backend
+        postgres``). If every word is common, the newest ``lexical_budget`` matches are ranked.
+        """
+        words = content_terms(query, self.config.stopwords)[:MAX_QUERY_TERMS]
+        if not words:
             return {}
-        rows = self._db.execute(
-            f"""SELECT m.seq,
-                (SELECT p.seq FROM {self._table} p WHERE p.session_id = m.session_id AND p.seq < m.seq
-                 ORDER BY p.seq DESC LIMIT 1),
-                (SELECT n.seq FROM {self._table} n WHERE n.session_id = m.session_id AND n.seq > m.seq
-                 ORDER BY n.seq LIMIT 1)
-            FROM {self._table} m WHERE m.seq = ANY(%s)""",
-            (sorted(seqs),),
+        rare, common, window = self._split(words)
+        if not rare and not common:
+            return {}
+        ranked = " or ".join(words)
+        limit = self.config.candidates * 3
+        if window:
+            sql = f"""SELECT seq, ts_rank_cd(tsv, websearch_to_tsquery('english', %s)) FROM (
+                SELECT seq, tsv FROM {self._table} WHERE tsv @@ websearch_to_tsquery('english', %s){where}
+                ORDER BY seq DESC LIMIT {int(window)}) newest ORDER BY 2 DESC LIMIT %s"""
+            args = [ranked, " or ".join(common), *params, limit]
+        else:
+            sql = f"""SELECT seq, ts_rank_cd(tsv, websearch_to_tsquery('english', %s)) FROM {self._table}
+                WHERE tsv @@ websearch_to_tsquery('english', %s){where} ORDER BY 2 DESC LIMIT %s"""
+            args = [ranked, " or ".join(rare), *params, limit]
+        return {int(r[0]): float(r[1]) for r in self._db.execute(sql, args).fetchall()}
+
+    def _split(self, words: list[str]) -> tuple[list[str], list[str], int]:
+        """(rare words, common words, window) for ``config.lexical_budget``, as SQLite splits them.
+
+        Words are rare, rarest first, while their estimated message counts add up to at most the
+        budget; the rest are common; if not even the rarest fits, all are common and the window is
+        the budget. Every word is rare when nothing would be saved (a small index) or the table
+        has no statistics yet (never analyzed: the planner's own estimates are missing too).
+        """
+        budget = self.config.lexical_budget
+        if budget <= 0:
+            return words, [], 0
+        frequency = self._document_frequencies(words, budget)
+        if frequency is None:
+            return words, [], 0
+        present = sorted((w for w in words if frequency.get(w, 0) > 0), key=lambda w: frequency[w])
+        if present and frequency[present[0]] > budget:
+            return [], present, budget
+        total = 0.0
+        for n, word in enumerate(present):
+            if total + frequency[word] > budget:
+                return present[:n], present[n:], 0
+            total += frequency[word]
+        return present, [], 0
+
+    def _document_frequencies(self, words: list[str], budget: int) -> dict[str, float] | None:
+        """Estimated messages holding each word, from the planner's statistics (one catalog read).
+
+        ``ANALYZE`` keeps the ~1,000 most common lexemes of ``tsv`` with their frequencies
+        (``pg_stats.most_common_elems``); a lexeme not among them is rarer than the rarest listed,
+        so it is counted at that bound. Counting matches for real would read the heap — the cost
+        this budget exists to avoid. A word is as rare as its rarest lexeme (PostgreSQL stems
+        and splits it as ``to_tsvector`` does; a stopword has none and matches nothing: 0).
+        ``None`` when the table has no statistics, or when every word in every message would
+        fit the budget anyway.
+        """
+        row = self._db.execute(
+            """SELECT c.reltuples, s.most_common_elems::text::text[], s.most_common_elem_freqs::text::real[]
+            FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = %s
+                AND s.attname = 'tsv'
+            WHERE c.oid = %s::regclass""",
+            (self._table, self._table),
+        ).fetchone()
+        if row is None or row[1] is None or row[0] * len(words) <= budget:
+            return None
+        size, elements, frequencies = float(row[0]), list(row[1]), list(row[2])
+        common = dict(zip(elements, frequencies, strict=False))  # freqs end with min, max and null share
+        floor = min(frequencies[: len(elements)])
+        lexemes = self._db.execute(
+            """SELECT u.i, x.lexeme FROM unnest(%s::text[]) WITH ORDINALITY u(w, i),
+                LATERAL unnest(to_tsvector('english', u.w)) x""",
+            (words,),
         ).fetchall()
-        return {int(r[0]): (r[1], r[2]) for r in rows}
+        estimate: dict[str, float] = dict.fromkeys(words, 0.0)
+        for i, lexeme in lexemes:
+            word = words[int(i) - 1]
+            count = size * common.get(lexeme, floor)
+            estimate[word] = count if estimate[word] == 0.0 else min(estimate[word], count)
+        return estimate
+
+    def _neighbours(
+        self, seqs: set[int], dense: Mapping[int, float], vector: Any
+    ) -> tuple[dict[int, tuple[int | None, int | None]], dict[int, float]]:
+        """The previous and next message (by ``(session_id, seq)``) of each candidate, and the
+        cosines neighbour smoothing needs: the dense candidates' own and their neighbours'.
+
+        One statement: the neighbours' cosines are read as the neighbours are found (a lexical
+        candidate's neighbours only lend it their lexical scores, so no vector is read for them).
+        """
+        cosines = dict(dense)
+        if not seqs:
+            return {}, cosines
+        t = self._table
+        side = """LEFT JOIN LATERAL (SELECT x.seq, CASE WHEN m.seq = ANY(%(dense)s)
+                THEN 1 - (x.embedding <=> %(vector)s) END AS cosine FROM {t} x
+                WHERE x.session_id = m.session_id AND x.seq {op} m.seq
+                ORDER BY x.seq {order} LIMIT 1) {alias} ON true"""
+        rows = self._db.execute(
+            f"""SELECT m.seq, p.seq, p.cosine, n.seq, n.cosine FROM {t} m
+            {side.format(t=t, op="<", order="DESC", alias="p")}
+            {side.format(t=t, op=">", order="", alias="n")}
+            WHERE m.seq = ANY(%(seqs)s)""",
+            {"dense": sorted(dense), "vector": vector, "seqs": sorted(seqs)},
+        ).fetchall()
+        neighbours: dict[int, tuple[int | None, int | None]] = {}
+        for seq, prev, prev_cosine, nxt, next_cosine in rows:
+            neighbours[int(seq)] = (prev, nxt)
+            for other, cosine in ((prev, prev_cosine), (nxt, next_cosine)):
+                if other is not None and cosine is not None:
+                    cosines.setdefault(int(other), float(cosine))
+        return neighbours, cosines
 
     def get(self, ids: Sequence[str]) -> list[Hit]:
         with self._lock:
