@@ -6,16 +6,20 @@ Real PostgreSQL (the session's ``pgserver``); each test uses its own tables.
 from __future__ import annotations
 
 import itertools
+import shutil
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
+from pi_memory.recall.backfill import FLUSH_STEP, backfill
 from pi_memory.recall.postgres_index import PostgresIndex
+from pi_memory.recall.reindex import reindex
 
-from .conftest import record
+from .conftest import SHARED, record
 
 _names = itertools.count()
 
@@ -165,3 +169,36 @@ def test_a_handle_that_searches_between_adds_keeps_the_index(pg_url: str, table:
             assert index.search("staging database", top_k=1)[0].id == "m0"
     finally:
         index.close()
+
+
+def test_a_backfill_ends_with_the_ann_index_built_and_says_so(
+    pg_url: str, table: str, admin: Any, tmp_path: Path
+) -> None:
+    """The bulk load's HNSW build is the backfill's last step, not the first search's."""
+    shutil.copytree(SHARED / "fixtures" / "pi-sessions", tmp_path / "sessions")
+    steps: list[str] = []
+    index = PostgresIndex(pg_url, table=table)
+    try:
+        result = backfill(index, tmp_path / "sessions", tmp_path / "state.json", step=steps.append)
+        assert result.indexed > 0 and steps == [FLUSH_STEP] and has_ann(admin, table)
+    finally:
+        index.close()
+
+
+def test_a_reindex_ends_with_the_ann_index_built(pg_url: str, admin: Any) -> None:
+    database = f"reindex{next(_names)}"  # reindex opens the URL's default table: a database of its own
+    admin.execute(f"CREATE DATABASE {database}")
+    url = pg_url.replace("/postgres?", f"/{database}?", 1)
+    index = PostgresIndex(url)
+    index.add(records(0, 40))
+    assert not has_ann_at(url)  # a load without a search or flush: no HNSW index yet
+    index.close()
+    done: list[tuple[int, int]] = []
+    steps: list[str] = []
+    assert reindex(url, batch=16, progress=lambda n, total: done.append((n, total)), step=steps.append) == 40
+    assert done == [(16, 40), (32, 40), (40, 40)] and steps == [FLUSH_STEP] and has_ann_at(url)
+
+
+def has_ann_at(url: str) -> bool:
+    with psycopg.connect(url, autocommit=True) as conn:
+        return has_ann(conn, "recall_messages")

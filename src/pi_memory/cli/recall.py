@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, DownloadColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -96,7 +96,10 @@ def index_cmd(
             def progress(file: str, done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total, description=Path(file).name[:40])
 
-            result = backfill(index, root, _state_path(target), progress=progress)
+            def step(message: str) -> None:
+                bar.update(task, description=f"— {message}")
+
+            result = backfill(index, root, _state_path(target), progress=progress, step=step)
         count = index.count()
     except RecallError as exc:
         _fail(str(exc))
@@ -179,7 +182,24 @@ def reindex_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json:
 
     target = url or default_url()
     try:
-        total = reindex(target, embedder)
+        with Progress(
+            TextColumn("[bold]re-embedding[/bold] {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+            disable=as_json,
+        ) as bar:
+            task = bar.add_task("messages", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            def step(message: str) -> None:
+                bar.update(task, description=f"— {message}")
+
+            total = reindex(target, embedder, progress=progress, step=step)
     except RecallError as exc:
         _fail(str(exc))
     if as_json:
