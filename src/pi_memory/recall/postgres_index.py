@@ -384,14 +384,17 @@ class PostgresIndex:
             return {}
         ranked = " or ".join(words)
         limit = self.config.candidates * 3
+        # the queries are parsed once, in FROM: inside the select list they would be parsed per row
         if window:
-            sql = f"""SELECT seq, ts_rank_cd(tsv, websearch_to_tsquery('english', %s)) FROM (
-                SELECT seq, tsv FROM {self._table} WHERE tsv @@ websearch_to_tsquery('english', %s){where}
-                ORDER BY seq DESC LIMIT {int(window)}) newest ORDER BY 2 DESC LIMIT %s"""
-            args = [ranked, " or ".join(common), *params, limit]
+            sql = f"""SELECT seq, ts_rank_cd(tsv, q) FROM (
+                SELECT seq, tsv FROM {self._table}, websearch_to_tsquery('english', %s) c WHERE tsv @@ c{where}
+                ORDER BY seq DESC LIMIT {int(window)}) newest, websearch_to_tsquery('english', %s) q
+                ORDER BY 2 DESC LIMIT %s"""
+            args = [" or ".join(common), *params, ranked, limit]
         else:
-            sql = f"""SELECT seq, ts_rank_cd(tsv, websearch_to_tsquery('english', %s)) FROM {self._table}
-                WHERE tsv @@ websearch_to_tsquery('english', %s){where} ORDER BY 2 DESC LIMIT %s"""
+            sql = f"""SELECT seq, ts_rank_cd(tsv, q) FROM {self._table},
+                websearch_to_tsquery('english', %s) q, websearch_to_tsquery('english', %s) r
+                WHERE tsv @@ r{where} ORDER BY 2 DESC LIMIT %s"""
             args = [ranked, " or ".join(rare), *params, limit]
         return {int(r[0]): float(r[1]) for r in self._db.execute(sql, args).fetchall()}
 
