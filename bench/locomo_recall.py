@@ -14,12 +14,18 @@ distractor messages drawn from the LoCoMo word distribution (``bench/recall_benc
 corpus), with the default's lexical budget and without it — what capping BM25's work costs in
 recall where the cap actually applies (a lone conversation is far below it).
 
-    .venv/bin/python bench/locomo_recall.py [--data DIR] [--distractors N] [--out bench/results/locomo_recall.json]
+``--backend postgres`` runs the same on PostgreSQL + pgvector (a ``pgserver`` for the run): the
+four methods, and at scale the distractors loaded once, each conversation added to them and
+deleted after. Its lexical half is ``ts_rank_cd``, not BM25, and its dense half HNSW, so its
+numbers are its own (``bench/results/locomo_recall_postgres.json``).
+
+    .venv/bin/python bench/locomo_recall.py [--data DIR] [--distractors N] [--backend sqlite|postgres] [--out FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import shutil
@@ -27,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -115,7 +122,7 @@ def evidence_ids(question: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def evaluate(index: SQLiteIndex, questions: list[dict[str, Any]], config: SearchConfig) -> list[dict[str, Any]]:
+def evaluate(index: Any, questions: list[dict[str, Any]], config: SearchConfig) -> list[dict[str, Any]]:
     index.config = config
     rows = []
     for q in questions:
@@ -171,6 +178,64 @@ def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
     }
 
 
+def at_scale_postgres(files: list[Path], size: int, uri: str) -> dict[str, Any]:
+    """:func:`at_scale` on PostgreSQL: the distractors go in once (and ``flush`` builds the HNSW
+    index and the statistics the lexical budget reads); each conversation is added, searched
+    and deleted again, so it is as new to the index as a day's messages are."""
+    from pi_memory.recall.postgres_index import PostgresIndex
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from recall_bench import messages
+
+    variants = {
+        f"default (lexical budget {BASE.lexical_budget:,})": BASE,
+        "default without a lexical budget": replace(BASE, lexical_budget=0),
+        "default, lexical budget 1,000": replace(BASE, lexical_budget=1_000),
+        "static alone": STATIC,
+    }
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in variants}
+    millis: dict[str, list[float]] = {name: [] for name in variants}
+    index = PostgresIndex(uri, table="distractors")
+    try:
+        data = messages(size)
+        for start in range(0, len(data), 1024):
+            index.add(data[start : start + 1024])
+        index.flush()
+        for path in files:
+            conv = json.loads(path.read_text(encoding="utf-8"))
+            records = conversation_records(conv, path.stem)
+            index.add(records)
+            for name, config in variants.items():
+                started = time.perf_counter()
+                found = evaluate(index, conv["qa"], config)
+                millis[name].append((time.perf_counter() - started) * 1000 / max(len(found), 1))
+                rows[name] += found
+            index.delete([r["id"] for r in records])
+    finally:
+        index.close()
+    return {
+        "distractors": size,
+        "note": "distractors: recall_bench.py's corpus (LoCoMo word distribution + Zipf tail), loaded once; "
+        "each conversation added after the HNSW build and the ANALYZE, deleted after its questions",
+        "methods": {
+            name: {**summarise(rows[name])["all"], "ms_per_query": round(statistics.mean(millis[name]), 1)}
+            for name in variants
+        },
+    }
+
+
+@contextlib.contextmanager
+def postgres(tmp: Path) -> Iterator[str]:
+    """A PostgreSQL (with pgvector) for the run, from the ``pgserver`` package the tests use."""
+    import pgserver
+
+    server = pgserver.get_server(tmp / "pg", cleanup_mode="stop")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     def mean(subset: list[dict[str, Any]]) -> dict[str, float]:
         return {f"r@{k}": round(100 * sum(r[f"r@{k}"] for r in subset) / max(len(subset), 1), 1) for k in KS}
@@ -188,31 +253,59 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "locomo_recall.json")
     parser.add_argument("--distractors", type=int, default=100_000, help="0 skips the at-scale run")
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     args = parser.parse_args()
+    if args.backend == "postgres" and args.out == parser.get_default("out"):
+        args.out = args.out.with_name("locomo_recall_postgres.json")
 
     files = sorted(args.data.glob("*.json"))
     if not files:
         sys.exit(f"no LoCoMo conversations in {args.data}")
     configs = {**{f"method:{k}": v for k, v in METHODS.items()}}
-    configs.update({f"ablation:{name}": c for name, c in ABLATION + ABLATION_SINGLE})
+    if args.backend == "sqlite":  # the ablation is about the method, not the engine: SQLite only
+        configs.update({f"ablation:{name}": c for name, c in ABLATION + ABLATION_SINGLE})
     rows: dict[str, list[dict[str, Any]]] = {key: [] for key in configs}
     started = time.time()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        opener: Callable[[str], Any]
+        if args.backend == "postgres":
+            from pi_memory.recall.postgres_index import PostgresIndex
+
+            uri = stack.enter_context(postgres(Path(tmp)))
+
+            def opener(name: str) -> Any:
+                return PostgresIndex(uri, table=f"locomo_{name.replace('-', '_')}")
+        else:
+
+            def opener(name: str) -> Any:
+                return SQLiteIndex(Path(tmp) / f"{name}.db")
+
         for path in files:
             conv = json.loads(path.read_text(encoding="utf-8"))
-            with SQLiteIndex(Path(tmp) / f"{path.stem}.db") as index:
+            index = opener(path.stem)
+            try:
                 index.add(conversation_records(conv, path.stem))
+                index.flush()
                 for key, config in configs.items():
                     rows[key] += evaluate(index, conv["qa"], config)
-        scale = at_scale(files, args.distractors, Path(tmp)) if args.distractors else None
+            finally:
+                index.close()
+        scale = None
+        if args.distractors and args.backend == "postgres":
+            scale = at_scale_postgres(files, args.distractors, uri)
+        elif args.distractors:
+            scale = at_scale(files, args.distractors, Path(tmp))
     result: dict[str, Any] = {
         "benchmark": "LoCoMo turn-level evidence recall (share of a question's evidence dia_ids in the top k)",
         "conversations": [p.name for p in files],
+        "backend": args.backend,
         "embedder": "minilm-static-256 (shipped)",
         "target": "default R@5 >= 60 on the dev conversations, above every single retriever",
         "methods": {name: summarise(rows[f"method:{name}"]) for name in METHODS},
         "ablation": [
-            {"step": name, **summarise(rows[f"ablation:{name}"])["all"]} for name, _ in ABLATION + ABLATION_SINGLE
+            {"step": name, **summarise(rows[f"ablation:{name}"])["all"]}
+            for name, _ in ABLATION + ABLATION_SINGLE
+            if f"ablation:{name}" in rows
         ],
         "at_scale": scale,
         "default_config": asdict(BASE),

@@ -8,6 +8,8 @@ curated memory. Differences from the SQLite default, on purpose:
   ``bench/recall_bench.py``.
 * Lexical ranking is ``ts_rank_cd`` over an English ``tsvector`` (stemmed, stopwords removed by
   PostgreSQL), not BM25. Fusion scales each list before mixing, so the score scales do not matter.
+  It ranks only the messages holding the query's rarest words (the lexical budget, as on SQLite;
+  word counts from the planner's statistics): ranking every match read most of the table.
 * Neighbour smoothing reads the previous/next message of each candidate by ``(session_id, seq)``.
 * The HNSW index is built in bulk, not row by row: pgvector (0.6) inserting one row into an
   existing graph costs ~20× what a ``CREATE INDEX`` pays per row (it re-prunes the neighbours'
