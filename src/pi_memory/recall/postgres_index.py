@@ -34,7 +34,7 @@ from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
-from pi_memory.recall.text import MAX_QUERY_TERMS, content_terms, dense_query
+from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, dense_query
 from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
 
 __all__ = ["PostgresIndex"]
@@ -414,15 +414,7 @@ class PostgresIndex:
         frequency = self._document_frequencies(words, budget)
         if frequency is None:
             return words, [], 0
-        present = sorted((w for w in words if frequency.get(w, 0) > 0), key=lambda w: frequency[w])
-        if present and frequency[present[0]] > budget:
-            return [], present, budget
-        total = 0.0
-        for n, word in enumerate(present):
-            if total + frequency[word] > budget:
-                return present[:n], present[n:], 0
-            total += frequency[word]
-        return present, [], 0
+        return budget_split(words, frequency, budget)
 
     def _document_frequencies(self, words: list[str], budget: int) -> dict[str, float] | None:
         """Estimated messages holding each word, from the planner's statistics (one catalog read).

@@ -29,7 +29,7 @@ from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import VectorCache, rank
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
-from pi_memory.recall.text import MAX_QUERY_TERMS, content_terms, dense_query, fts_match
+from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, dense_query, fts_match
 from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
 
 __all__ = ["SQLiteIndex"]
@@ -374,16 +374,7 @@ class SQLiteIndex:
         budget = self.config.lexical_budget
         if budget <= 0 or size * len(words) <= budget:
             return words, [], 0
-        frequency = self._document_frequencies(words)
-        present = sorted((w for w in words if frequency.get(w, 0) > 0), key=lambda w: frequency[w])
-        if present and frequency[present[0]] > budget:
-            return [], present, budget
-        total = 0
-        for n, word in enumerate(present):
-            if total + frequency[word] > budget:
-                return present[:n], present[n:], 0
-            total += frequency[word]
-        return present, [], 0
+        return budget_split(words, self._document_frequencies(words), budget)
 
     def _document_frequencies(self, words: list[str]) -> dict[str, int]:
         """Messages containing each word, as FTS5 tokenizes it (porter stems; a word that splits

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -225,3 +226,22 @@ def dense_query(text: str, config: SearchConfig) -> str:
     if not config.dense_stopwords:
         return text
     return " ".join(content_terms(text))
+
+
+def budget_split(words: list[str], frequency: Mapping[str, float], budget: int) -> tuple[list[str], list[str], int]:
+    """``(rare, common, window)`` words of a query for a lexical budget of ``budget`` messages.
+
+    Words are rare, rarest first, while their message counts (``frequency``) add up to at most
+    the budget; the rest are common and only re-rank. When not even the rarest fits, all are
+    common and the window is the budget (rank the newest that many matches). Words absent from
+    ``frequency`` match nothing and are dropped. Both lexical indexes use it, so they agree.
+    """
+    present = sorted((w for w in words if frequency.get(w, 0) > 0), key=lambda w: frequency[w])
+    if present and frequency[present[0]] > budget:
+        return [], present, budget
+    total = 0.0
+    for n, word in enumerate(present):
+        if total + frequency[word] > budget:
+            return present[:n], present[n:], 0
+        total += frequency[word]
+    return present, [], 0
