@@ -39,10 +39,11 @@ def server_env(home: Path, extra: Mapping[str, str] | None = None) -> dict[str, 
 
 @contextlib.asynccontextmanager
 async def mcp_session(
-    *args: str, home: Path, env: Mapping[str, str] | None = None, errlog: Any = None
+    *args: str, home: Path, env: Mapping[str, str] | None = None, errlog: Any = None, cwd: Path | None = None
 ) -> AsyncIterator[ClientSession]:
-    """An initialized client session with ``pi-memory mcp ARGS`` over stdio."""
-    params = StdioServerParameters(command=SERVER_CMD[0], args=[*SERVER_CMD[1:], *args], env=server_env(home, env))
+    """An initialized client session with ``pi-memory mcp ARGS`` over stdio (started in ``cwd``)."""
+    params = StdioServerParameters(command=SERVER_CMD[0], args=[*SERVER_CMD[1:], *args], env=server_env(home, env),
+                                   cwd=cwd)
     log = errlog if errlog is not None else sys.stderr
     async with stdio_client(params, errlog=log) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

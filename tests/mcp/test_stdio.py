@@ -201,3 +201,28 @@ def test_bad_settings_exit_2_with_the_key_to_fix(tmp_path: Path) -> None:
     both = subprocess.run([*SERVER_CMD, "--dir", str(tmp_path), "--dsn", "postgresql://x@h/db"], input="",
                           capture_output=True, text=True, timeout=60, env=server_env(tmp_path))
     assert both.returncode == 2 and "not both" in both.stderr
+
+
+def test_a_trusted_projects_settings_choose_the_memory_as_in_chat(tmp_path: Path) -> None:
+    """The server reads settings as ``pi-memory chat`` does in the same folder: a project's
+    ``.pi/settings.json`` counts once the project is trusted (here ``defaultProjectTrust``), and
+    never for an untrusted one (a cloned repository must not redirect memory)."""
+    home = tmp_path / "home"
+    agent = home / ".pi" / "agent"
+    agent.mkdir(parents=True)
+    project = tmp_path / "project"
+    (project / ".pi").mkdir(parents=True)
+    (project / ".pi" / "settings.json").write_text(json.dumps({"pi-memory": {"dataDir": str(tmp_path / "team")}}))
+
+    async def add(text: str) -> None:
+        async with mcp_session(home=home, cwd=project) as session:
+            result = await session.call_tool("memory_add", {"target": "memory", "content": text})
+            assert result.is_error is False, result.content
+
+    anyio.run(add, "Untrusted projects keep the user's memory.")
+    assert MemoryStore(agent / "memories").read("memory")["entries"] == ["Untrusted projects keep the user's memory."]
+    assert not (tmp_path / "team").exists()
+
+    (agent / "settings.json").write_text(json.dumps({"defaultProjectTrust": "always"}))
+    anyio.run(add, "The team shares this project's memory.")
+    assert MemoryStore(tmp_path / "team").read("memory")["entries"] == ["The team shares this project's memory."]

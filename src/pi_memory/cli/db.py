@@ -46,11 +46,11 @@ def _exit(as_json: bool, code: int, message: str, **payload: Any) -> NoReturn:
 
 def _dsn(dsn: str | None, as_json: bool) -> str:
     from pi_memory.backends import DSN_ENV
-    from pi_memory.host.settings import load_settings
+    from pi_memory.cli.options import host_settings
 
     if dsn:
         return dsn
-    configured = load_settings(Path.cwd(), project_trusted=False).section("pi-memory").get("dsn")
+    configured = host_settings(Path.cwd())[0].section("pi-memory").get("dsn")
     found = configured if isinstance(configured, str) and configured.strip() else os.environ.get(DSN_ENV, "")
     if not found.strip():
         _exit(as_json, 2, f"no database given: pass --dsn, set pi-memory.dsn in settings.json, or set ${DSN_ENV}")

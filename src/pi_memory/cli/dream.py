@@ -21,14 +21,13 @@ from rich.status import Status
 from rich.text import Text
 
 from pi_memory.backends import close_store, describe_store, store_problem
-from pi_memory.cli.options import Options, load_memory_settings
+from pi_memory.cli.options import Options, host_settings, load_memory_settings
 from pi_memory.extensions.memory.agent import MemoryAction
 from pi_memory.extensions.memory.consolidation import MAX_CONSOLIDATION_TURNS
 from pi_memory.extensions.memory.dream import DreamOptions, DreamOutcome, dream, dream_location
 from pi_memory.extensions.memory.settings import ModelRef, SettingsError, open_settings_store
 from pi_memory.extensions.memory.turns import Turn
 from pi_memory.host import Event
-from pi_memory.host.settings import load_settings
 from pi_memory.memory import TARGETS
 from pi_memory.providers import ModelRegistry
 from pi_memory.session.paths import get_default_session_dir_path
@@ -186,7 +185,7 @@ def dream_command(
         location = dream_location(settings, store) or {"memory_dir": settings.data_dir}
         include_global = all_sessions if all_sessions is not None else settings.uses_default_dir
         options = DreamOptions(
-            **location, model_registry=ModelRegistry(load_settings(cwd, project_trusted=False).merged),
+            **location, model_registry=ModelRegistry(host_settings(Path(cwd))[0].merged),
             session_dir=str(session_dir) if session_dir else get_default_session_dir_path(cwd),
             include_global_sessions=include_global, dreaming=dreaming, memory_char_limit=settings.memory_char_limit,
             user_char_limit=settings.user_char_limit, ignore_gates=not gated, dry_run=dry_run)

@@ -67,7 +67,7 @@ def mcp(
     import anyio
 
     from pi_memory.backends import SettingsError, open_store
-    from pi_memory.host.settings import load_settings
+    from pi_memory.cli.options import host_settings
     from pi_memory.mcp import create_server, discover_providers, serve_stdio
     from pi_memory.mcp.http import BindError, check_bind, load_token, parse_bind, serve_http
 
@@ -78,8 +78,8 @@ def mcp(
     memory_limit = memory_limit or getattr(parent, "memory_limit", None)
     user_limit = user_limit or getattr(parent, "user_limit", None)
 
-    settings = load_settings(Path.cwd(), project_trusted=False)
-    for warning in settings.warnings:
+    settings, warnings = host_settings(Path.cwd())
+    for warning in warnings:
         logging.getLogger("pi_memory.settings").warning("%s", warning)
     section: dict[str, Any] = settings.section("pi-memory")
     if memory_limit is not None:

@@ -21,6 +21,7 @@ import typer
 
 if TYPE_CHECKING:
     from pi_memory.extensions.memory.settings import MemorySettings
+    from pi_memory.host.settings import Settings
 
 __all__ = ["Options", "load_memory_settings", "store_command"]
 
@@ -101,6 +102,17 @@ def store_command(function: Callable[..., None]) -> Callable[..., None]:
     return command
 
 
+def host_settings(cwd: Path) -> tuple[Settings, list[str]]:
+    """The settings the host would use in ``cwd`` (a trusted project's layer included), and
+    warnings about them — so every command reads the same memory as ``pi-memory chat`` there."""
+    from pi_memory.host.settings import load_settings
+
+    untrusted = load_settings(cwd, project_trusted=False)
+    trusted, warnings = _project_trusted(cwd, untrusted.get("defaultProjectTrust", "ask"))
+    settings = load_settings(cwd, project_trusted=True) if trusted else untrusted
+    return settings, [*settings.warnings, *warnings]
+
+
 def _project_trusted(cwd: Path, default: Any) -> tuple[bool, list[str]]:
     """The host's headless trust decision for ``cwd``: trust.json, ``defaultProjectTrust``; never asks."""
     from pi_memory.host.trust import DefaultTrust, ProjectTrustStore, TrustStoreError, resolve_project_trusted
@@ -121,14 +133,10 @@ def load_memory_settings(options: Options, cwd: Path | None = None) -> tuple[Mem
     be used (a PostgreSQL backend without a DSN, a bad limit, both ``--dir`` and ``--dsn``).
     """
     from pi_memory.extensions.memory.settings import SECTION, SettingsError, parse_settings
-    from pi_memory.host.settings import load_settings
 
     if options.dir is not None and options.dsn is not None:
         raise SettingsError("pass either --dir (files) or --dsn (PostgreSQL), not both")
-    where = Path.cwd() if cwd is None else cwd
-    untrusted = load_settings(where, project_trusted=False)
-    trusted, warnings = _project_trusted(where, untrusted.get("defaultProjectTrust", "ask"))
-    settings = load_settings(where, project_trusted=True) if trusted else untrusted
+    settings, warnings = host_settings(Path.cwd() if cwd is None else cwd)
     overrides: dict[str, Any] = {}
     if options.dir is not None:
         overrides.update(backend="file", dataDir=str(options.dir))
@@ -144,4 +152,4 @@ def load_memory_settings(options: Options, cwd: Path | None = None) -> tuple[Mem
     if options.namespace is not None and parsed.backend != "postgres":
         raise SettingsError("--namespace only applies to the PostgreSQL backend: add --dsn, or set "
                             "pi-memory.backend to \"postgres\"")
-    return parsed, [*settings.warnings, *warnings]
+    return parsed, warnings
