@@ -333,6 +333,15 @@ class SessionManager:
         else:
             append_line(self._session_file, jsjson.dumps(entry) + "\n")
 
+    def _add(self, kind: str, fields: Mapping[str, Any] | None = None, *,
+             head: Mapping[str, Any] | None = None) -> Entry:
+        """Append ``{type, **head, id, parentId, timestamp, **fields}`` at the leaf — pi's key
+        order, which byte-compatible files depend on (custom entries put their own keys first)."""
+        entry: Entry = {"type": kind, **(head or {}), "id": self._new_id(), "parentId": self._leaf_id,
+                        "timestamp": iso_now(), **(fields or {})}
+        self._append_entry(entry)
+        return entry
+
     def _append_entry(self, entry: Entry) -> None:
         previous_leaf = self._leaf_id
         previous_conversation = self._has_conversation
@@ -385,59 +394,22 @@ class SessionManager:
         Compaction and branch summaries are entries of their own: use :meth:`append_compaction`
         and :meth:`branch_with_summary`. Returns the new entry id.
         """
-        entry: Entry = {
-            "type": "message",
-            "id": self._new_id(),
-            "parentId": self._leaf_id,
-            "timestamp": iso_now(),
-            "message": dict(message),
-        }
-        self._append_entry(entry)
-        return entry["id"]  # type: ignore[no-any-return]
+        return self._add("message", {"message": dict(message)})["id"]  # type: ignore[no-any-return]
 
     def append_thinking_level_change(self, thinking_level: str) -> str:
         """Record a thinking-level switch (``off``, ``minimal``, ``low``, ``medium``, ``high``, ``xhigh``)."""
-        entry: Entry = {
-            "type": "thinking_level_change",
-            "id": self._new_id(),
-            "parentId": self._leaf_id,
-            "timestamp": iso_now(),
-            "thinkingLevel": thinking_level,
-        }
-        self._append_entry(entry)
-        return entry["id"]  # type: ignore[no-any-return]
+        return self._add("thinking_level_change", {"thinkingLevel": thinking_level})["id"]  # type: ignore[no-any-return]
 
     def append_model_change(self, provider: str, model_id: str) -> str:
         """Record a model switch; the context's model is the latest change or assistant message."""
-        entry: Entry = {
-            "type": "model_change",
-            "id": self._new_id(),
-            "parentId": self._leaf_id,
-            "timestamp": iso_now(),
-            "provider": provider,
-            "modelId": model_id,
-        }
-        self._append_entry(entry)
-        return entry["id"]  # type: ignore[no-any-return]
+        return self._add("model_change", {"provider": provider, "modelId": model_id})["id"]  # type: ignore[no-any-return]
 
     def append_usage(
         self, kind: str, provider: str, model: str, usage: Mapping[str, Any], note: str | None = None
     ) -> Entry:
         """Record model usage that is not an assistant message (e.g. ``cache_warm``); returns the entry."""
-        entry: Entry = {
-            "type": "usage",
-            "id": self._new_id(),
-            "parentId": self._leaf_id,
-            "timestamp": iso_now(),
-            "kind": kind,
-            "provider": provider,
-            "model": model,
-            "usage": dict(usage),
-        }
-        if note:
-            entry["note"] = note
-        self._append_entry(entry)
-        return entry
+        fields = {"kind": kind, "provider": provider, "model": model, "usage": dict(usage)}
+        return self._add("usage", {**fields, "note": note} if note else fields)
 
     def append_compaction(
         self,
@@ -466,12 +438,7 @@ class SessionManager:
             "firstKeptEntryId": first_kept_entry_id if first_kept_entry_id is not None else entry_id,
             "tokensBefore": tokens_before,
         }
-        if details is not None:
-            entry["details"] = details
-        if usage is not None:
-            entry["usage"] = dict(usage)
-        if from_hook is not None:
-            entry["fromHook"] = from_hook
+        entry.update(_given(details=details, usage=dict(usage) if usage is not None else None, fromHook=from_hook))
         if system_message is not None:
             system_message["timestamp"] = int(date_parse_ms(timestamp))
             entry["systemMessage"] = system_message
@@ -480,26 +447,12 @@ class SessionManager:
 
     def append_custom_entry(self, custom_type: str, data: Any = UNSET) -> str:
         """Store extension state; the LLM never sees it. Omit ``data`` to write no ``data`` key."""
-        entry: Entry = {"type": "custom", "customType": custom_type}
-        if data is not UNSET:
-            entry["data"] = data
-        entry["id"] = self._new_id()
-        entry["parentId"] = self._leaf_id
-        entry["timestamp"] = iso_now()
-        self._append_entry(entry)
-        return entry["id"]  # type: ignore[no-any-return]
+        head = {"customType": custom_type, **({} if data is UNSET else {"data": data})}
+        return self._add("custom", head=head)["id"]  # type: ignore[no-any-return]
 
     def append_session_info(self, name: str) -> str:
         """Name the session (newlines become spaces, then trimmed); an empty name clears it."""
-        entry: Entry = {
-            "type": "session_info",
-            "id": self._new_id(),
-            "parentId": self._leaf_id,
-            "timestamp": iso_now(),
-            "name": js_trim(_NEWLINES_RE.sub(" ", name)),
-        }
-        self._append_entry(entry)
-        return entry["id"]  # type: ignore[no-any-return]
+        return self._add("session_info", {"name": js_trim(_NEWLINES_RE.sub(" ", name))})["id"]  # type: ignore[no-any-return]
 
     def get_session_name(self) -> str | None:
         """The latest ``session_info`` name in file order (any branch); None when unnamed or cleared."""
@@ -513,19 +466,13 @@ class SessionManager:
         self, custom_type: str, content: str | Sequence[Mapping[str, Any]], display: bool, details: Any = None
     ) -> str:
         """Inject an extension message the LLM sees as a user message; ``details`` is never sent."""
-        entry: Entry = {
-            "type": "custom_message",
+        head = {
             "customType": custom_type,
             "content": content if isinstance(content, str) else [dict(block) for block in content],
             "display": display,
+            **_given(details=details),
         }
-        if details is not None:
-            entry["details"] = details
-        entry["id"] = self._new_id()
-        entry["parentId"] = self._leaf_id
-        entry["timestamp"] = iso_now()
-        self._append_entry(entry)
-        return entry["id"]  # type: ignore[no-any-return]
+        return self._add("custom_message", head=head)["id"]  # type: ignore[no-any-return]
 
     def append_context_edit(self, target_id: str, replacement: Mapping[str, Any] | None) -> str:
         """Replace (``{"content": ...}``) or hide (``None``) an earlier entry's content, on this branch.
@@ -554,31 +501,13 @@ class SessionManager:
             normalized = {"content": [{"type": "text", "text": replacement["content"]}]}
         else:
             normalized = dict(replacement)
-        entry: Entry = {
-            "type": "context_edit",
-            "id": self._new_id(),
-            "parentId": self._leaf_id,
-            "timestamp": iso_now(),
-            "targetId": target_id,
-            "replacement": normalized,
-        }
-        self._append_entry(entry)
-        return entry["id"]  # type: ignore[no-any-return]
+        return self._add("context_edit", {"targetId": target_id, "replacement": normalized})["id"]  # type: ignore[no-any-return]
 
     def append_label_change(self, target_id: str, label: str | None = None) -> str:
         """Set a label on an entry; ``None`` or ``""`` clears it. Labels never reach the LLM."""
         if target_id not in self._by_id:
             raise EntryNotFoundError(target_id)
-        entry: Entry = {
-            "type": "label",
-            "id": self._new_id(),
-            "parentId": self._leaf_id,
-            "timestamp": iso_now(),
-            "targetId": target_id,
-        }
-        if label is not None:
-            entry["label"] = label
-        self._append_entry(entry)
+        entry = self._add("label", {"targetId": target_id, **_given(label=label)})
         if label:
             self._labels[target_id] = label
             self._label_timestamps[target_id] = entry["timestamp"]
@@ -708,21 +637,8 @@ class SessionManager:
             raise EntryNotFoundError(branch_from_id)
         from_id = self._leaf_id if self._leaf_id is not None else "root"
         self._leaf_id = branch_from_id
-        entry: Entry = {
-            "type": "branch_summary",
-            "id": self._new_id(),
-            "parentId": branch_from_id,
-            "timestamp": iso_now(),
-            "fromId": from_id,
-            "summary": summary,
-        }
-        if details is not None:
-            entry["details"] = details
-        if usage is not None:
-            entry["usage"] = dict(usage)
-        if from_hook is not None:
-            entry["fromHook"] = from_hook
-        self._append_entry(entry)
+        optional = _given(details=details, usage=dict(usage) if usage is not None else None, fromHook=from_hook)
+        entry = self._add("branch_summary", {"fromId": from_id, "summary": summary, **optional})
         return entry["id"]  # type: ignore[no-any-return]
 
     def create_branched_session(self, leaf_id: str) -> str | None:
@@ -973,3 +889,8 @@ def read_header(path: str) -> Entry | None:
     except HeaderScanLimitError:
         loaded = load_records(path)
         return loaded.records[0] if loaded.valid else None
+
+
+def _given(**fields: Any) -> dict[str, Any]:
+    """The fields whose value is not ``None`` (pi leaves unset optional keys out), in order."""
+    return {key: value for key, value in fields.items() if value is not None}
