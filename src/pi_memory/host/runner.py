@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 __all__ = ["Extension", "ExtensionRunner", "InputResult"]
 
 
+_FAILED = object()  # a handler raised; its error is reported and dispatch goes on
+
+
 @dataclass(slots=True)
 class Extension:
     """One loaded extension: where it came from and what it registered."""
@@ -159,6 +162,14 @@ class ExtensionRunner:
             for handler in handlers:
                 yield ext, handler
 
+    async def _guarded(self, ext: Extension, name: str, handler: Handler, event: Event, ctx: Any) -> Any:
+        """The handler's result, or ``_FAILED`` once its error is reported (dispatch goes on)."""
+        try:
+            return await _call(handler, event, ctx)
+        except Exception as exc:
+            self.report(ext.path, name, exc)
+            return _FAILED
+
     def create_context(self) -> Any:
         return self.context_factory() if self.context_factory is not None else None
 
@@ -170,10 +181,8 @@ class ExtensionRunner:
         result: Any = None
         before = name in SESSION_BEFORE_EVENTS
         for ext, handler in self._handlers(name):
-            try:
-                value = await _call(handler, event, ctx)
-            except Exception as exc:
-                self.report(ext.path, name, exc)
+            value = await self._guarded(ext, name, handler, event, ctx)
+            if value is _FAILED:
                 continue
             if before and value:
                 result = value
@@ -187,10 +196,8 @@ class ExtensionRunner:
         current_text, current_images = text, images
         for ext, handler in self._handlers("input"):
             event = Event(type="input", text=current_text, images=current_images, source=source)
-            try:
-                value = await _call(handler, event, ctx)
-            except Exception as exc:
-                self.report(ext.path, "input", exc)
+            value = await self._guarded(ext, "input", handler, event, ctx)
+            if value is _FAILED:
                 continue
             action = result_field(value, "action")
             if action == "handled":
@@ -216,10 +223,8 @@ class ExtensionRunner:
                           systemPrompt=current if current is not None else system_prompt)
             if ctx is not None:
                 ctx._system_prompt_override = event["systemPrompt"]
-            try:
-                value = await _call(handler, event, ctx)
-            except Exception as exc:
-                self.report(ext.path, "before_agent_start", exc)
+            value = await self._guarded(ext, "before_agent_start", handler, event, ctx)
+            if value is _FAILED:
                 continue
             message = result_field(value, "message")
             if message:
@@ -236,10 +241,8 @@ class ExtensionRunner:
         for ext, handler in self._handlers("context"):
             visible = list(current)
             event = Event(type="context", messages=visible)
-            try:
-                value = await _call(handler, event, ctx)
-            except Exception as exc:
-                self.report(ext.path, "context", exc)
+            value = await self._guarded(ext, "context", handler, event, ctx)
+            if value is _FAILED:
                 continue
             returned = result_field(value, "messages")
             if isinstance(returned, list):
@@ -267,10 +270,8 @@ class ExtensionRunner:
         current = Event(event)
         modified = False
         for ext, handler in self._handlers("tool_result"):
-            try:
-                value = await _call(handler, Event(current), ctx)
-            except Exception as exc:
-                self.report(ext.path, "tool_result", exc)
+            value = await self._guarded(ext, "tool_result", handler, Event(current), ctx)
+            if value is _FAILED:
                 continue
             if not value:
                 continue
@@ -289,10 +290,8 @@ class ExtensionRunner:
         """The first handler that answers ``{trusted: bool, remember?}`` decides."""
         ctx = self.create_context()
         for ext, handler in self._handlers("project_trust"):
-            try:
-                value = await _call(handler, Event(type="project_trust", cwd=cwd), ctx)
-            except Exception as exc:
-                self.report(ext.path, "project_trust", exc)
+            value = await self._guarded(ext, "project_trust", handler, Event(type="project_trust", cwd=cwd), ctx)
+            if value is _FAILED:
                 continue
             if isinstance(result_field(value, "trusted"), bool):
                 return value
