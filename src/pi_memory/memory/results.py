@@ -41,6 +41,14 @@ Serializer = Callable[[Any], str]
 _MAX_KEPT_SCALAR_CHARS = 200
 _FLAG_KEYS = ("truncated", "truncatedKeys", "total")
 
+#: The output-schema properties a bounded result may carry (see :class:`Bounds`); every tool's
+#: ``output_schema`` includes them.
+TRUNCATION_SCHEMA: dict[str, Any] = {
+    "truncated": {"type": "boolean", "const": True},
+    "truncatedKeys": {"type": "array", "items": {"type": "string"}},
+    "total": {"type": "integer", "description": "Original length of the first list in truncatedKeys."},
+}
+
 
 def compact_json(value: Any) -> str:
     """The serialisation the byte bound is defined on (UTF-8, no spaces)."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from pi_memory.memory import guidance
-from pi_memory.memory.results import ToolResult, tool_result
+from pi_memory.memory.results import TRUNCATION_SCHEMA, ToolResult, tool_result
 from pi_memory.memory.store import TARGETS, MemoryStore
 
 LABEL = "Memory"
@@ -85,9 +85,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         "driftBackup": {"type": "string"},
         "remediation": {"type": "string"},
         "retryable": {"type": "boolean", "description": "True when the store was busy; retry later."},
-        "truncated": {"type": "boolean", "const": True},
-        "truncatedKeys": {"type": "array", "items": {"type": "string"}},
-        "total": {"type": "integer", "description": "Original length of the first list in truncatedKeys."},
+        **copy.deepcopy(TRUNCATION_SCHEMA),
     },
     "required": ["success"],
     "anyOf": [

@@ -9,11 +9,12 @@ returned once heavier every time it is asked, whatever the conversation is about
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit
+from pi_memory.memory.results import TRUNCATION_SCHEMA, ToolResult, bound_result, compact_json, is_output_limit
 from pi_memory.recall import ImportantMemory, RecallService
 
 from ..recall.tool import RecallTool, failure
@@ -58,9 +59,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             },
         },
         "error": {"anyOf": [{"type": "string"}, {"type": "object"}]},
-        "truncated": {"type": "boolean", "const": True},
-        "truncatedKeys": {"type": "array", "items": {"type": "string"}},
-        "total": {"type": "integer"},
+        **copy.deepcopy(TRUNCATION_SCHEMA),
     },
     "required": ["success"],
 }

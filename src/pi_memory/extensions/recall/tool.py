@@ -18,7 +18,14 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from pi_memory.memory.results import ToolResult, bound_result, compact_json, is_output_limit, tool_result
+from pi_memory.memory.results import (
+    TRUNCATION_SCHEMA,
+    ToolResult,
+    bound_result,
+    compact_json,
+    is_output_limit,
+    tool_result,
+)
 from pi_memory.memory.tools import ToolBase, _aborted
 from pi_memory.recall import Hit, RecallService
 
@@ -84,9 +91,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             },
         },
         "error": _ERROR,
-        "truncated": {"type": "boolean", "const": True},
-        "truncatedKeys": {"type": "array", "items": {"type": "string"}},
-        "total": {"type": "integer"},
+        **copy.deepcopy(TRUNCATION_SCHEMA),
     },
     "required": ["success"],
 }
