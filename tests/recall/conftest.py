@@ -24,7 +24,6 @@ from pi_memory.recall import SQLiteIndex
 from pi_memory.recall.embedders import normalize_rows
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
 BACKENDS = ["sqlite", "postgres", "chroma"]
 CHROMA_BIN = os.environ.get("PI_MEMORY_CHROMA_BIN", "/tmp/pi-memory-chroma-venv/bin/chroma")
 """``chroma run`` from the venv scripts/test.sh makes (chromadb's server does not share our venv)."""

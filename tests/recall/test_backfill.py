@@ -15,18 +15,16 @@ from pi_memory.recall import SQLiteIndex
 from pi_memory.recall.backfill import backfill, records_from_entries
 from pi_memory.session import SessionManager
 
-from .conftest import ROOT, SHARED
-
-FIXTURES = SHARED / "fixtures" / "pi-sessions"
+from .conftest import ROOT
 
 
 def _index(tmp_path: Path) -> SQLiteIndex:
     return SQLiteIndex(tmp_path / "recall.db")
 
 
-def test_backfill_pi_fixtures_is_incremental(tmp_path: Path) -> None:
+def test_backfill_pi_fixtures_is_incremental(tmp_path: Path, pi_sessions: Path) -> None:
     sessions = tmp_path / "sessions"
-    shutil.copytree(FIXTURES, sessions)
+    shutil.copytree(pi_sessions, sessions)
     state = tmp_path / "state.json"
     with _index(tmp_path) as index:
         first = backfill(index, sessions, state)

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import SHARED
-
 
 def _cli(*args: str, agent_dir: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PI_CODING_AGENT_DIR": str(agent_dir)}
@@ -19,9 +17,9 @@ def _cli(*args: str, agent_dir: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_index_search_status_reindex(tmp_path: Path) -> None:
+def test_index_search_status_reindex(tmp_path: Path, pi_sessions: Path) -> None:
     agent = tmp_path / "agent"
-    sessions = SHARED / "fixtures" / "pi-sessions"
+    sessions = pi_sessions
     first = _cli("index", "--sessions", str(sessions), "--json", agent_dir=agent)
     assert first.returncode == 0, first.stderr
     indexed = json.loads(first.stdout)

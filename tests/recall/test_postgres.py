@@ -19,7 +19,7 @@ from pi_memory.recall.backfill import FLUSH_STEP, backfill
 from pi_memory.recall.postgres_index import PostgresIndex
 from pi_memory.recall.reindex import reindex
 
-from .conftest import SHARED, record
+from .conftest import record
 
 _names = itertools.count()
 
@@ -172,10 +172,10 @@ def test_a_handle_that_searches_between_adds_keeps_the_index(pg_url: str, table:
 
 
 def test_a_backfill_ends_with_the_ann_index_built_and_says_so(
-    pg_url: str, table: str, admin: Any, tmp_path: Path
+    pg_url: str, table: str, admin: Any, tmp_path: Path, pi_sessions: Path
 ) -> None:
     """The bulk load's HNSW build is the backfill's last step, not the first search's."""
-    shutil.copytree(SHARED / "fixtures" / "pi-sessions", tmp_path / "sessions")
+    shutil.copytree(pi_sessions, tmp_path / "sessions")
     steps: list[str] = []
     index = PostgresIndex(pg_url, table=table)
     try:

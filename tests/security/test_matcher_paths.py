@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -22,7 +22,6 @@ from pi_memory.security import SCOPES, engine, normalize, scan, threats
 from pi_memory.security.engine import RuleIndex, find_anchors, run_rules
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED_CORPUS = Path("/work/shared/bench/threats/threat_corpus.jsonl")
 
 pytestmark = pytest.mark.skipif(engine._ahocorasick is None, reason="pyahocorasick is not installed")
 
@@ -102,9 +101,9 @@ def test_attack_shapes_and_repo_text_agree() -> None:
             assert fast == slow, (scope, text[:120])
 
 
-@pytest.mark.skipif(not SHARED_CORPUS.exists(), reason="shared threat corpus not present")
-def test_shared_corpus_agrees() -> None:
-    rows = [json.loads(line) for line in SHARED_CORPUS.read_text(encoding="utf-8").splitlines() if line]
+def test_shared_corpus_agrees(shared_data: Callable[[str], Path]) -> None:
+    corpus = shared_data("bench/threats/threat_corpus.jsonl")  # optional: skips in a plain clone
+    rows = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines() if line]
     texts = [r["text"] for r in rows]
     blend = random.Random(11)
     texts += ["\n".join(blend.sample(texts, 12)) for _ in range(60)]

@@ -15,9 +15,6 @@ from session_builders import asst
 from pi_memory.session import SessionError, SessionManager, jsjson, load_records
 from pi_memory.session.listing import find_most_recent_session
 
-# the shared folder sits next to the repository: ../shared/fixtures/pi-sessions
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi-sessions"
-
 HEADER = '{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}'
 MESSAGE = (
     '{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z",'
@@ -115,22 +112,22 @@ def test_50_51_52_migrations(tmp_path: Path) -> None:
     assert '"role":"custom"' in v2.read_text()
 
 
-def _copy_fixture(name: str, tmp_path: Path) -> Path:
+def _copy_fixture(fixtures: Path, name: str, tmp_path: Path) -> Path:
     target = tmp_path / name
-    shutil.copyfile(FIXTURES / name, target)
+    shutil.copyfile(fixtures / name, target)
     return target
 
 
 @pytest.mark.parametrize("name", ["v1-large-session.jsonl", "v1-before-compaction.jsonl"])
-def test_10_fixtures_reserialize_byte_for_byte(name: str) -> None:
-    data = (FIXTURES / name).read_bytes()
-    loaded = load_records(str(FIXTURES / name))
+def test_10_fixtures_reserialize_byte_for_byte(name: str, pi_sessions: Path) -> None:
+    data = (pi_sessions / name).read_bytes()
+    loaded = load_records(str(pi_sessions / name))
     assert loaded.damaged == []
     assert "".join(jsjson.dumps(r) + "\n" for r in loaded.records).encode("utf-8") == data
 
 
-def test_53_54_large_session(tmp_path: Path) -> None:
-    path = _copy_fixture("v1-large-session.jsonl", tmp_path)
+def test_53_54_large_session(tmp_path: Path, pi_sessions: Path) -> None:
+    path = _copy_fixture(pi_sessions, "v1-large-session.jsonl", tmp_path)
     sm = SessionManager.open(str(path))
     lines = path.read_text(encoding="utf-8").split("\n")
     assert len(lines) - 1 == 1019 and lines[0].endswith('"version":3}')
@@ -150,8 +147,8 @@ def test_53_54_large_session(tmp_path: Path) -> None:
     )
 
 
-def test_55_before_compaction(tmp_path: Path) -> None:
-    path = _copy_fixture("v1-before-compaction.jsonl", tmp_path)
+def test_55_before_compaction(tmp_path: Path, pi_sessions: Path) -> None:
+    path = _copy_fixture(pi_sessions, "v1-before-compaction.jsonl", tmp_path)
     sm = SessionManager.open(str(path))
     assert len(path.read_text(encoding="utf-8").split("\n")) - 1 == 1003
     entries = sm.get_entries()
