@@ -100,7 +100,10 @@ def test_37_names_order_and_guidelines(tmp_path: Path) -> None:
     joined = "\n".join(g for t in tools for g in t.prompt_guidelines)
     for phrase in ("declarative facts", "reported capacity", "keep existing valid facts"):
         assert phrase in joined
-    assert tools[0].prompt_guidelines == (MEMORY_GUIDANCE,)
+    # one-line rules (a host renders each as a "- rule" bullet); the guidance section itself is the
+    # memory extension's, added once before the snapshot, never a bullet
+    assert tools[0].prompt_guidelines and all("\n" not in g for g in tools[0].prompt_guidelines)
+    assert MEMORY_GUIDANCE.strip() not in joined
     assert all(t.prompt_guidelines == () for t in tools[1:])
 
 

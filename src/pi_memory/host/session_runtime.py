@@ -102,6 +102,23 @@ class _LoopHooks:
         return queued
 
 
+def tool_sections(tools: Sequence[ToolDefinition]) -> list[str]:
+    """The "Available tools" and "Guidelines" sections of the system prompt, in pi 1.6.0's shape.
+
+    One ``- name: snippet`` line per active tool that has a ``promptSnippet`` (pi leaves the others
+    out: their description already reaches the model with the tool itself); each guideline once,
+    trimmed, as ``- rule``; empty sections are left out.
+    """
+    listed = [f"- {t.name}: {t.prompt_snippet.strip()}" for t in tools if t.prompt_snippet and t.prompt_snippet.strip()]
+    rules = list(dict.fromkeys(g.strip() for t in tools for g in t.prompt_guidelines if g.strip()))
+    sections = []
+    if listed:
+        sections.append("Available tools:\n" + "\n".join(listed))
+    if rules:
+        sections.append("Guidelines:\n" + "\n".join(f"- {rule}" for rule in rules))
+    return sections
+
+
 class SessionRuntime:
     """Build with :meth:`create`; then :meth:`prompt`, and the session actions."""
 
@@ -339,13 +356,7 @@ class SessionRuntime:
         appended = _first_file(dirs, "APPEND_SYSTEM.md")
         if appended:
             parts.append(appended.strip())
-        tools = self.active_tool_definitions()
-        if tools:
-            parts.append("Available tools:\n" + "\n".join(f"- {t.name}: {t.prompt_snippet or t.description}"
-                                                         for t in tools))
-            guidelines = [g for t in tools for g in t.prompt_guidelines]
-            if guidelines:
-                parts.append("Guidelines:\n" + "\n".join(f"- {g}" for g in guidelines))
+        parts += tool_sections(self.active_tool_definitions())
         return "\n\n".join(parts)
 
     def is_idle(self) -> bool:

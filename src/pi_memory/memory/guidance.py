@@ -93,6 +93,18 @@ REPLACE_SNIPPET = "Update an existing MEMORY.md or USER.md entry."
 REMOVE_SNIPPET = "Delete an entry from MEMORY.md or USER.md."
 READ_SNIPPET = "Read the current contents of MEMORY.md or USER.md."
 
+ADD_GUIDELINES = (
+    "Save lasting preferences and stable facts with memory_add as declarative facts, not instructions or logs.",
+    "Plan memory writes against the reported capacity (`usage`), never against a number you assume.",
+    "When memory is full, keep existing valid facts and tell the user instead of deleting facts to make room.",
+)
+"""``memory_add``'s one-line rules for a host's guideline list (pi renders each as one ``- rule``).
+
+pi-memory passes the whole of :data:`MEMORY_GUIDANCE` here, which a host then shows as one
+multi-paragraph bullet; the guidance is a section of its own (the memory extension adds it once,
+before the snapshot), so only its three essentials are repeated as rules.
+"""
+
 TARGET_DESCRIPTION = "Which store: 'memory' (your notes) or 'user' (user profile)."
 CONTENT_DESCRIPTION = "The entry content to append."
 OLD_TEXT_DESCRIPTION = "A short substring that matches exactly one existing entry."
@@ -100,6 +112,7 @@ NEW_CONTENT_DESCRIPTION = "The complete new text for the matched entry."
 
 __all__ = [
     "ADD_DESCRIPTION",
+    "ADD_GUIDELINES",
     "ADD_SNIPPET",
     "CONTENT_DESCRIPTION",
     "MEMORY_GUIDANCE",

@@ -255,7 +255,7 @@ def create_memory_tools(store: MemoryStore) -> MemoryTools:
                 description=guidance.ADD_DESCRIPTION,
                 parameters=_params(content=_string(guidance.CONTENT_DESCRIPTION)),
                 prompt_snippet=guidance.ADD_SNIPPET,
-                prompt_guidelines=(guidance.MEMORY_GUIDANCE,),
+                prompt_guidelines=guidance.ADD_GUIDELINES,
                 store=store,
                 _run=_add,
             ),

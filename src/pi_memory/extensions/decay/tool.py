@@ -110,7 +110,7 @@ class ImportantMemoriesTool(RecallTool):
     name = "get_important_memories"
     label = "Important memories"
     description = DESCRIPTION
-    prompt_snippet = "get_important_memories: recent and often recalled memories"
+    prompt_snippet = "List recent and often recalled memories."
     PARAMETERS = PARAMETERS
     OUTPUT_SCHEMA = OUTPUT_SCHEMA
 

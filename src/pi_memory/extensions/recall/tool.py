@@ -230,7 +230,7 @@ class SearchMemoryTool(RecallTool):
     name = "search_memory"
     label = "Recall"
     description = DESCRIPTION
-    prompt_snippet = "search_memory: find what was said in earlier sessions"
+    prompt_snippet = "Find what was said in earlier sessions."
     PARAMETERS = PARAMETERS
     OUTPUT_SCHEMA = OUTPUT_SCHEMA
     unavailable = "recall memory is not available in this session (see the pi-memory-recall settings)"
