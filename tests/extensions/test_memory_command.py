@@ -28,8 +28,8 @@ async def test_61_62_status(tmp_path: Path) -> None:
     store.add("memory", "one memory")
     store.add("user", "one user")
     (message, level), = await h.command("status")
-    assert level == "info" and "MEMORY.md: 1 entries" in message and "USER.md: 1 entries" in message
-    assert message == ("MEMORY.md: 1 entries (0% — 10/2,200 chars)\nUSER.md: 1 entries (0% — 8/1,375 chars)")
+    assert level == "info" and "MEMORY.md: 1 entry" in message and "USER.md: 1 entry" in message
+    assert message == ("MEMORY.md: 1 entry (0% — 10/2,200 chars)\nUSER.md: 1 entry (0% — 8/1,375 chars)")
     (message, level), = await h.command("")
     assert level == "info" and "MEMORY.md" in message
     await h.close()

@@ -149,8 +149,8 @@ async def test_tools_command_and_status_on_postgres(postgres_dsn: str, tmp_path:
     assert await h.command("replace memory arm64 -> CI runs on the arm64 pool") == [("Replaced in memory.", "info")]
     (message, level), = await h.command("status")
     assert level == "info"
-    assert message.splitlines()[:2] == ["MEMORY.md: 1 entries (1% — 25/2,200 chars)",
-                                        "USER.md: 1 entries (1% — 17/1,375 chars)"]
+    assert message.splitlines()[:2] == ["MEMORY.md: 1 entry (1% — 25/2,200 chars)",
+                                        "USER.md: 1 entry (1% — 17/1,375 chars)"]
     assert message.splitlines()[2].startswith("Stored in PostgreSQL postgres@")
     assert await h.command("remove memory arm64") == [("Removed from memory.", "info")]
     assert stored(postgres_dsn, namespace) == ""

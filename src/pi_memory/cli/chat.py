@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from pi_memory.cli import terminal
 from pi_memory.cli.calls import ConcurrentCalls
 from pi_memory.host import (
     CompactionError,
@@ -248,8 +249,10 @@ class Chat:
 
     async def run(self) -> int:
         model = self.rt.model.ref if self.rt.model else "no model (use /model provider/id)"
-        where = str(self.rt.session_manager.get_session_file())
-        self.console.print(f"[bold]pi-memory chat[/] · {escape(model)} · {escape(where)}")
+        where = self.rt.session_manager.get_session_file()
+        self.console.print(f"[bold]pi-memory chat[/] · {escape(model)}")
+        if where:  # on its own line, whole, so it can be copied
+            self.console.print(f"[dim]Session: {escape(str(where))}[/]", soft_wrap=True)
         self.console.print("[dim]/help for commands, /quit or Ctrl+D to exit, Ctrl+C stops a reply[/]")
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -419,8 +422,8 @@ def chat(
     max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Model calls allowed per prompt.")] = 50,
 ) -> None:
     """Chat with a model through the extension host; sessions are pi's (they show in pi's /resume)."""
-    console = Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
+    console = terminal.console()
+    err = terminal.console(stderr=True)
     if sum((session is not None, fork is not None, continue_)) > 1:
         err.print("Error: use only one of --session, --continue and --fork.")
         raise typer.Exit(2)

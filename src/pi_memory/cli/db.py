@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from pi_memory.cli.terminal import console
 
 app = typer.Typer(
     name="db",
@@ -25,8 +26,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = console()
+err = console(stderr=True)
 
 DsnOption = Annotated[
     str | None,

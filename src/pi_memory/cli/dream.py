@@ -22,6 +22,7 @@ from rich.text import Text
 
 from pi_memory.backends import close_store, describe_store, store_problem
 from pi_memory.cli.options import Options, host_settings, load_memory_settings
+from pi_memory.cli.terminal import console
 from pi_memory.extensions.memory.agent import MemoryAction
 from pi_memory.extensions.memory.consolidation import MAX_CONSOLIDATION_TURNS
 from pi_memory.extensions.memory.dream import DreamOptions, DreamOutcome, dream, dream_location
@@ -34,8 +35,8 @@ from pi_memory.session.paths import get_default_session_dir_path
 
 __all__ = ["dream_command"]
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = console()
+err = console(stderr=True)
 
 NO_MODEL_HELP = """\
 Dreaming needs a model. Any one of these works:

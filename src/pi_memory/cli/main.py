@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from pi_memory import __version__
 from pi_memory.cli.options import Options, load_memory_settings, store_command
 from pi_memory.cli.render import collect_status, next_step, print_entries, print_status, status_table
+from pi_memory.cli.terminal import console
 from pi_memory.memory import TARGETS, MemoryStore
+from pi_memory.memory.snapshot import format_entry_count
 
 __all__ = ["Options", "app"]
 
@@ -35,8 +36,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = console()
+err = console(stderr=True)
 
 
 def _version(value: bool) -> None:
@@ -142,7 +143,7 @@ def _finish(options: Options, result: dict[str, Any], target: str, done: str, *d
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
     elif ok:
         count = result["entryCount"]
-        out.print(Text(f"{done} ({result['usage']}, {count} entr{'y' if count == 1 else 'ies'})."))
+        out.print(Text(f"{done} ({result['usage']}, {format_entry_count(count)})."))
         for line in details:
             out.print(Text(f"  {line}"), soft_wrap=True)
     else:

@@ -8,17 +8,19 @@ scanner flags is marked with a warning (models get a placeholder instead, see
 from __future__ import annotations
 
 import json
+from datetime import UTC
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
+from pi_memory.cli.terminal import console
 from pi_memory.recall import RecallError, open_index
 from pi_memory.recall.backfill import backfill
+from pi_memory.recall.decay import parse_timestamp
 from pi_memory.recall.open import default_url
 from pi_memory.recall.safety import threats_in
 from pi_memory.session import get_sessions_dir
@@ -31,8 +33,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = console()
+err = console(stderr=True)
 
 UrlOption = Annotated[
     str | None,
@@ -55,6 +57,20 @@ def _state_path(url: str) -> Path:
     if "://" in url:
         return Path(default_url()).with_name("recall-backfill.json")
     return Path(url).expanduser().with_name(Path(url).name + ".backfill.json")
+
+
+def _moment(value: str) -> str:
+    """``--since``/``--until``: any ISO 8601 date or time, as the index stores times (UTC, ms, ``Z``).
+
+    The indexes compare timestamps as text, so ``2025-03-02`` or ``…+02:00`` must be turned into
+    pi's own form first, or the comparison would silently be wrong.
+    """
+    try:
+        moment = parse_timestamp(value.strip())
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not an ISO date or time (e.g. 2025-03-02 or 2025-03-02T10:00Z)"
+                                 ) from None
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _fail(message: str) -> None:
@@ -121,8 +137,18 @@ def index_cmd(
 def search_cmd(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     top_k: Annotated[int, typer.Option("--top-k", "-k", min=1, max=100, help="How many hits.")] = 5,
-    session: Annotated[str | None, typer.Option("--session", help="Only this session id.")] = None,
-    role: Annotated[str | None, typer.Option("--role", help="Only this role (user, assistant, …).")] = None,
+    session: Annotated[list[str] | None, typer.Option(
+        "--session", metavar="ID", help="Only this session id (repeatable: any of them).", show_default=False)] = None,
+    role: Annotated[list[str] | None, typer.Option(
+        "--role", metavar="ROLE", help="Only this role: user, assistant, toolResult, custom (repeatable).",
+        show_default=False)] = None,
+    since: Annotated[str | None, typer.Option(
+        "--since", metavar="TIME", show_default=False, parser=_moment,
+        help="Only messages from this time on: an ISO date or time, e.g. 2025-03-02 or 2025-03-02T10:00Z "
+             "(without an offset: UTC).")] = None,
+    until: Annotated[str | None, typer.Option(
+        "--until", metavar="TIME", show_default=False, parser=_moment,
+        help="Only messages before this time (exclusive), same format as --since.")] = None,
     url: UrlOption = None,
     embedder: EmbedderOption = None,
     as_json: JsonOption = False,
@@ -133,6 +159,10 @@ def search_cmd(
         filters["session_id"] = session
     if role:
         filters["role"] = role
+    if since:
+        filters["since"] = since
+    if until:
+        filters["until"] = until
     try:
         with _opened(url, embedder) as index:
             hits = index.search(query, top_k=top_k, filters=filters or None)

@@ -28,6 +28,11 @@ def format_usage(current: int, limit: int) -> str:
     return f"{pct}% — {current:,}/{limit:,} chars"
 
 
+def format_entry_count(count: int) -> str:
+    """``"1 entry"``, ``"2 entries"``: the one wording every status line uses."""
+    return f"{count:,} entr{'y' if count == 1 else 'ies'}"
+
+
 def sanitize_entry(entry: str, file_label: str) -> str:
     """The entry as it may appear in a system prompt, or a short placeholder."""
     if len(entry) > MAX_SCAN_CHARS:

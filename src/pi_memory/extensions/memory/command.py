@@ -12,6 +12,7 @@ from typing import Any
 
 from pi_memory.backends import describe_store
 from pi_memory.memory import MemoryStore
+from pi_memory.memory.snapshot import format_entry_count
 
 __all__ = ["DESCRIPTION", "SUBCOMMANDS", "Completion", "complete", "run_memory_command"]
 
@@ -64,7 +65,7 @@ def _status(store: MemoryStore, notify: Notify) -> None:
             level = "warning"
             continue
         count = result.get("entryCount", len(result.get("entries", [])))
-        lines.append(f"{file_name}: {count} entries ({result.get('usage', '?')})")
+        lines.append(f"{file_name}: {format_entry_count(count)} ({result.get('usage', '?')})")
     if store.dir is None:
         lines.append(f"Stored in {describe_store(store)}")
     notify("\n".join(lines), level)
