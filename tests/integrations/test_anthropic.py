@@ -17,8 +17,8 @@ import pytest
 from anthropic import Anthropic, AsyncAnthropic
 from anthropic.lib.tools import ToolError
 from anthropic.tools.memory import BetaAbstractMemoryTool, BetaAsyncAbstractMemoryTool
+from integration_helpers import MessagesServer, result_text, system_text, tool_results
 
-from conftest import MessagesServer, result_text, system_text, tool_results
 from pi_memory.integrations.anthropic import AsyncMemoryTool, MemoryTool, memory_system_prompt
 from pi_memory.memory import MemoryStore
 

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from anthropic import Anthropic
+from integration_helpers import MessagesServer, result_text, system_text, tool_results
 
-from conftest import MessagesServer, result_text, system_text, tool_results
 from pi_memory.integrations import memory_system_prompt
 from pi_memory.memory import MemoryStore, create_memory_tools
 

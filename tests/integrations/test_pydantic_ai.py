@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from integration_helpers import MessagesServer, result_text, system_text, tool_results
 from pydantic_ai import Agent
 from pydantic_ai.capabilities import NativeTool
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart
@@ -22,7 +23,6 @@ from pydantic_ai.native_tools import MemoryTool
 from pydantic_ai.providers.anthropic import AnthropicProvider
 from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
 
-from conftest import MessagesServer, result_text, system_text, tool_results
 from pi_memory.integrations.pydantic_ai import MemoryToolset
 from pi_memory.memory import MemoryStore
 
