@@ -8,8 +8,7 @@ from typing import Any
 from anthropic import Anthropic
 from integration_helpers import MessagesServer, result_text, system_text, tool_results
 
-from pi_memory.integrations import memory_system_prompt
-from pi_memory.memory import MemoryStore, create_memory_tools
+from pi_memory.memory import MemoryStore, create_memory_tools, memory_prompt
 
 FACT = "User's editor is Helix, with a custom keymap"
 
@@ -18,8 +17,9 @@ def _loop(server: MessagesServer, store: MemoryStore, prompt: str) -> None:
     tools = create_memory_tools(store)
     client = Anthropic(api_key="k", base_url=server.url, max_retries=0)
     messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+    system = memory_prompt(store.frozen_snapshot())
     while True:
-        reply = client.messages.create(model="claude-test", max_tokens=256, system=memory_system_prompt(store),
+        reply = client.messages.create(model="claude-test", max_tokens=256, system=system,
                                        tools=tools.to_anthropic(), messages=messages)  # type: ignore[arg-type]
         messages.append({"role": "assistant", "content": [block.model_dump() for block in reply.content]})
         calls = [block for block in reply.content if block.type == "tool_use"]
