@@ -1,8 +1,10 @@
 """Every ```python example in README.md and docs/ runs as written (blocks whose first line is
-``# doc: skip`` are illustrations only)."""
+``# doc: skip`` are illustrations only; a first line ``# doc: needs MODULE`` runs the block where
+MODULE is importable — an optional extra such as ``pydantic_ai`` — and skips it elsewhere)."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -13,6 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+_NEEDS = re.compile(r"# doc: needs ([\w.]+)")
 
 
 def _examples() -> list[tuple[str, str]]:
@@ -27,6 +30,9 @@ def _examples() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("name", "code"), _examples(), ids=[n for n, _ in _examples()])
 def test_doc_example_runs(name: str, code: str, tmp_path: Path) -> None:
+    needs = _NEEDS.match(code.lstrip())
+    if needs and importlib.util.find_spec(needs.group(1)) is None:
+        pytest.skip(f"{name} needs {needs.group(1)} (an optional extra)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, f"{name} failed:\n{code}\n--- stderr ---\n{proc.stderr}"

@@ -10,6 +10,7 @@ from pi_memory.memory import (
     ToolResult,
     create_memory_tools,
     default_memory_dir,
+    memory_prompt,
 )
 from pi_memory.session import SessionManager
 
@@ -27,4 +28,5 @@ __all__ = [
     "__version__",
     "create_memory_tools",
     "default_memory_dir",
+    "memory_prompt",
 ]

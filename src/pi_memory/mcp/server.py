@@ -25,14 +25,15 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from pi_memory import __version__
-from pi_memory.memory import MEMORY_GUIDANCE, TARGETS, MemoryStore, bound_snapshot, create_memory_tools
+from pi_memory.memory import TARGETS, MemoryStore, bound_snapshot, create_memory_tools, memory_prompt
 from pi_memory.memory.entries import parse_entries
 from pi_memory.memory.results import tool_result
 from pi_memory.memory.snapshot import render_block
 
 from .tools import READ_ONLY_TOOLS, McpTool, ToolContext, ToolProvider, collect_tools
 
-__all__ = ["PROMPT_NAME", "RESOURCE_URIS", "create_server", "serve_stdio", "snapshot_prompt_text"]
+__all__ = ["PROMPT_NAME", "RESOURCE_URIS", "create_server", "serve_stdio", "server_instructions",
+           "snapshot_prompt_text"]
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +53,20 @@ _ANNOTATIONS = {
 }
 INSTRUCTIONS = (
     "Persistent memory that survives across sessions and clients: MEMORY.md (your notes) and USER.md "
-    "(the user profile). At the start of a task call memory_read for both targets (or use the "
-    f"'{PROMPT_NAME}' prompt); save lasting facts with memory_add.\n\n{MEMORY_GUIDANCE}"
+    "(the user profile). What was stored when this server started is shown below; call memory_read "
+    "for the live entries (or use the "
+    f"'{PROMPT_NAME}' prompt); save lasting facts with memory_add."
 )
+
+
+def server_instructions(store: MemoryStore) -> str:
+    """What the initialize result's ``instructions`` carry: the guidance and the frozen snapshot.
+
+    Clients such as Claude Code put ``instructions`` in the system prompt, so an MCP user gets the
+    block a host user gets, frozen when the server starts (the prompt prefix stays cacheable) and
+    bounded by the same 50,000-char cap, every entry threat-scanned.
+    """
+    return f"{INSTRUCTIONS}\n\n{memory_prompt(store.frozen_snapshot())}"
 
 
 def _describe(tool: McpTool) -> types.Tool:
@@ -86,8 +98,7 @@ def snapshot_prompt_text(store: MemoryStore) -> str:
             raise MCPError(code=types.INTERNAL_ERROR, message=f"{raw.error}. Nothing was changed; retry later.")
         entries = parse_entries(raw.text)
         blocks.append(render_block(target, entries, store.backend.label(target), store.char_limit(target)))
-    snapshot = bound_snapshot(blocks[0], blocks[1])
-    return f"{MEMORY_GUIDANCE.rstrip()}\n\n{snapshot or 'Memory is empty: nothing has been saved yet.'}"
+    return memory_prompt(bound_snapshot(blocks[0], blocks[1]))
 
 
 def create_server(
@@ -173,7 +184,7 @@ def create_server(
         SERVER_NAME,
         version=__version__,
         title="pi-memory",
-        instructions=INSTRUCTIONS,
+        instructions=server_instructions(store),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,

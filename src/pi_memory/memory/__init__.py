@@ -5,7 +5,7 @@ from pi_memory.memory.files import FileBackend, default_memory_dir
 from pi_memory.memory.guidance import MEMORY_GUIDANCE
 from pi_memory.memory.lock import LockBusy, file_lock
 from pi_memory.memory.results import ToolResult
-from pi_memory.memory.snapshot import SNAPSHOT_CHAR_CAP, bound_snapshot
+from pi_memory.memory.snapshot import SNAPSHOT_CHAR_CAP, bound_snapshot, memory_prompt
 from pi_memory.memory.store import TARGETS, MemoryStore, Result
 from pi_memory.memory.tools import MemoryTools, create_memory_tools
 
@@ -24,4 +24,5 @@ __all__ = [
     "create_memory_tools",
     "default_memory_dir",
     "file_lock",
+    "memory_prompt",
 ]

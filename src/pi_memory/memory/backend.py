@@ -33,6 +33,10 @@ class RawText:
         return self.error is None
 
 
+#: Marks the location :meth:`Transaction.backup` returns when the copy could not be written.
+BACKUP_FAILED = "BACKUP FAILED"
+
+
 class BackendBusy(Exception):
     """Another writer holds the target; the caller may retry."""
 
@@ -46,7 +50,7 @@ class Transaction(Protocol):
         """Replace the target's content durably."""
 
     def backup(self, raw: RawText) -> str:
-        """Keep a copy of ``raw`` before refusing a write; return where it went."""
+        """Keep a copy of ``raw``; return where it went (holding :data:`BACKUP_FAILED` if it could not)."""
 
 
 class StorageBackend(Protocol):

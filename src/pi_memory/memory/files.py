@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pi_memory.memory.backend import BackendBusy, RawText
+from pi_memory.memory.backend import BACKUP_FAILED, BackendBusy, RawText
 from pi_memory.memory.lock import LockBusy, file_lock
 
 FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
@@ -195,7 +195,7 @@ class _FileTransaction:
             return str(write_backup(self.path, raw))
         except OSError:
             planned = self.path.with_name(f"{self.path.name}.bak.{int(time.time())}")
-            return f"{planned} (BACKUP FAILED — file unchanged on disk)"
+            return f"{planned} ({BACKUP_FAILED} — file unchanged on disk)"
 
 
 class FileBackend:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pi_memory.memory.entries import ENTRY_DELIMITER
+from pi_memory.memory.guidance import MEMORY_GUIDANCE
 from pi_memory.security.threats import MAX_SCAN_CHARS, threat_ids
 
 HEADER_RULE = "═" * 46
@@ -20,6 +21,7 @@ BLOCK_LABELS = {"memory": "MEMORY (your personal notes)", "user": "USER PROFILE 
 SNAPSHOT_CHAR_CAP = 50_000
 USER_RESERVE = 24_999
 _PLACEHOLDER_PREFIX = "[BLOCKED:"
+EMPTY_SNAPSHOT = "Memory is empty: nothing has been saved yet."
 
 
 def format_usage(current: int, limit: int) -> str:
@@ -82,3 +84,12 @@ def bound_snapshot(memory_block: str, user_block: str, cap: int = SNAPSHOT_CHAR_
     memory_part = memory_block[: max(0, cap - 2 - reserved)]
     user_part = user_block[: max(0, cap - 2 - len(memory_part))]
     return f"{memory_part}\n\n{user_part}"
+
+
+def memory_prompt(snapshot: str, guidance: str = MEMORY_GUIDANCE) -> str:
+    """The memory section of a system prompt: ``guidance``, a blank line, then ``snapshot``.
+
+    Every host that is not the pi host (MCP instructions, the framework adapters) shows the model
+    this one text, so a model reads the same rules and the same frozen facts wherever it runs.
+    """
+    return f"{guidance.rstrip()}\n\n{snapshot or EMPTY_SNAPSHOT}"

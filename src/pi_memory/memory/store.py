@@ -17,12 +17,12 @@ Lengths are Unicode code points (``len``), as in hermes.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pi_memory._coerce import whole_number
-from pi_memory.memory.backend import BackendBusy, RawText, StorageBackend, Transaction
+from pi_memory.memory.backend import BACKUP_FAILED, BackendBusy, RawText, StorageBackend, Transaction
 from pi_memory.memory.entries import (
     ENTRY_DELIMITER,
     contains_delimiter,
@@ -36,7 +36,7 @@ from pi_memory.memory.entries import (
 )
 from pi_memory.memory.files import FileBackend, default_memory_dir
 from pi_memory.memory.lock import DEFAULT_TIMEOUT
-from pi_memory.memory.snapshot import format_usage, join_blocks, render_block
+from pi_memory.memory.snapshot import bound_snapshot, format_usage, join_blocks, render_block
 from pi_memory.security.threats import MAX_SCAN_CHARS, first_threat_message
 
 __all__ = ["DEFAULT_MEMORY_CHAR_LIMIT", "DEFAULT_USER_CHAR_LIMIT", "ENTRY_DELIMITER", "TARGETS",
@@ -153,6 +153,17 @@ class MemoryStore:
         with self._state:
             return join_blocks(self._snapshot["memory"], self._snapshot["user"])
 
+    def frozen_snapshot(self) -> str:
+        """Both frozen blocks fitted to the system-prompt cap (loading storage once if never loaded).
+
+        What every host puts in a system prompt: it changes only on :meth:`load_from_disk`, so the
+        prompt prefix stays byte-identical (and cacheable) for as long as the caller keeps it.
+        """
+        if not self._loaded:
+            self.load_from_disk()
+        with self._state:
+            return bound_snapshot(self._snapshot["memory"], self._snapshot["user"])
+
     def read(self, target: str) -> Result:
         """Live entries and usage, fresh from storage; the snapshot is not touched."""
         if (bad := self._target_error(target)) is not None:
@@ -254,6 +265,86 @@ class MemoryStore:
             result["removedEntry"] = removed[0]
         return result
 
+    def set_entries(self, target: str, entries: Sequence[str]) -> Result:
+        """Make ``entries`` the whole content of ``target`` (what a file-shaped tool's ``create`` means).
+
+        Each entry is trimmed and checked like an added one (delimiter, size, threat scan); empty
+        ones are dropped and duplicates kept once; the total must fit the budget. When the new list
+        leaves out an entry that was stored, the old content is first saved as a ``.bak`` (its
+        location is in ``backup``), so a model rewriting a file from a stale view loses nothing.
+        """
+        if (bad := self._target_error(target)) is not None:
+            return bad
+        wanted = dedupe(e for e in (js_trim(str(entry)) for entry in entries) if e)
+        for n, entry in enumerate(wanted, 1):
+            if (bad := self._content_error(entry, f"Entry {n}")) is not None:
+                return bad
+
+        def mutate(current: list[str], limit: int) -> Result | list[str]:
+            total = joined_length(wanted)
+            if total > limit:
+                return _fail(
+                    f"These entries total {total:,} chars; the limit is {limit:,}. Shorten or merge entries "
+                    "and retry.",
+                    currentEntries=list(current),
+                    usage=f"{joined_length(current):,}/{limit:,}",
+                )
+            return wanted
+
+        return self._mutate(target, mutate, "Entries set.", backup_dropped=True)
+
+    def edit(self, target: str, old_str: str, new_str: str) -> Result:
+        """Replace the one occurrence of ``old_str`` in the one entry holding it (``str_replace``).
+
+        Unlike :meth:`replace` (a short substring names a whole entry), this edits text in place:
+        ``old_str`` must occur exactly once across all entries, verbatim. No match or several is a
+        failure listing the candidates; an edit that empties the entry removes it.
+        """
+        if (bad := self._target_error(target)) is not None:
+            return bad
+        old_str, new_str = str(old_str), str(new_str)
+        if not old_str:
+            return _fail("old_str cannot be empty.")
+        edited: list[str] = []
+
+        def mutate(entries: list[str], limit: int) -> Result | list[str]:
+            holding = [(i, entry.count(old_str)) for i, entry in enumerate(entries) if old_str in entry]
+            occurrences = sum(count for _, count in holding)
+            if occurrences == 0:
+                spans = old_str in serialize_entries(entries)
+                return _fail(
+                    f"old_str spans more than one entry of {self.backend.label(target)}; edit one entry at a time."
+                    if spans else f"No entry contains {old_str!r} verbatim.",
+                    currentEntries=list(entries),
+                )
+            if occurrences > 1:
+                numbers = ", ".join(str(i + 1) for i, _ in holding)
+                return _fail(
+                    f"{old_str!r} occurs {occurrences} times (entries {numbers}); include more of the entry so "
+                    "it is unique.",
+                    matches=[_preview(entries[i]) for i, _ in holding],
+                )
+            index = holding[0][0]
+            new_entry = js_trim(entries[index].replace(old_str, new_str))
+            if new_entry and (bad := self._content_error(new_entry, "The edited entry")) is not None:
+                return bad
+            updated = dedupe(new_entry if i == index else e for i, e in enumerate(entries) if i != index or new_entry)
+            new_total = joined_length(updated)
+            if new_total > limit:
+                return _fail(
+                    f"The edit would put memory at {new_total:,}/{limit:,} chars. Shorten it or remove other "
+                    "entries first.",
+                    currentEntries=list(entries),
+                    usage=f"{joined_length(entries):,}/{limit:,}",
+                )
+            edited.append(new_entry)
+            return updated
+
+        result = self._mutate(target, mutate, "Entry edited.")
+        if result.get("success") and edited:
+            result["editedEntry"] = edited[0]
+        return result
+
     # ----------------------------------------------------------------- helpers
 
     def _mutate(
@@ -261,10 +352,16 @@ class MemoryStore:
         target: str,
         mutate: Callable[[list[str], int], Result | list[str]],
         message: str,
+        *,
+        backup_dropped: bool = False,
     ) -> Result:
-        """Lock, re-read, check drift, apply ``mutate``, write; all under the lock."""
+        """Lock, re-read, check drift, apply ``mutate``, write; all under the lock.
+
+        ``backup_dropped``: before writing a list that leaves out a stored entry, back up the old text.
+        """
         label = self.backend.label(target)
         limit = self.char_limit(target)
+        backup: str | None = None
         try:
             with self.backend.transaction(target, self.lock_timeout) as txn:
                 raw = txn.raw
@@ -280,6 +377,11 @@ class MemoryStore:
                 outcome = mutate(list(entries), limit)
                 if isinstance(outcome, dict):
                     return outcome
+                if backup_dropped and any(entry not in outcome for entry in entries):
+                    backup = txn.backup(raw)
+                    if BACKUP_FAILED in backup:
+                        return _fail(f"Could not back up {label} before replacing entries ({backup}); "
+                                     "nothing was changed. Fix the directory (permissions? space?) and retry.")
                 text = serialize_entries(outcome)
                 txn.write(text)
                 with self._state:
@@ -292,7 +394,10 @@ class MemoryStore:
                 "Nothing was changed; retry in a moment.",
                 retryable=True,
             )
-        return self._success(target, message)
+        result = self._success(target, message)
+        if backup is not None:
+            result["backup"] = backup
+        return result
 
     def _parse_under_lock(self, target: str, raw: RawText, limit: int) -> tuple[list[str], str | None]:
         """``parse_checked``, skipped when storage holds exactly what this store last wrote.

@@ -16,6 +16,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import copy
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -147,12 +148,16 @@ class MemoryTool(ToolBase):
         """Validate ``target``, run the store call in a worker thread, shape the result."""
         if _aborted(signal):
             return tool_result({"success": False, "error": "Cancelled before running; nothing was changed."})
+        return await asyncio.to_thread(self.run_sync, params)
+
+    def run_sync(self, params: Mapping[str, Any]) -> ToolResult:
+        """The same call in this thread: what a synchronous agent loop (or ``run`` in a worker) uses."""
         target = params.get("target")
         if not isinstance(target, str):
             got = "nothing" if target is None else f"a value of type {type(target).__name__}"
             return tool_result({"success": False, "error": f"Invalid target: expected 'memory' or 'user', got {got}."})
         args = {name: _as_text(params.get(name)) for name in self.parameters["properties"] if name != "target"}
-        result = await asyncio.to_thread(self._run, self.store, target, args)
+        result = self._run(self.store, target, args)
         return tool_result(result, next_step=_next_step(self.name, result, target))
 
     async def __call__(self, **params: Any) -> ToolResult:
@@ -164,6 +169,14 @@ class MemoryTool(ToolBase):
             "type": "function",
             "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
         }
+
+    def to_openai_responses(self) -> dict[str, Any]:
+        """The OpenAI Responses API function-tool definition (flat: no nested ``function``)."""
+        return {"type": "function", "name": self.name, "description": self.description, "parameters": self.parameters}
+
+    def to_anthropic(self) -> dict[str, Any]:
+        """The Anthropic Messages API tool definition (``input_schema``)."""
+        return {"name": self.name, "description": self.description, "input_schema": copy.deepcopy(self.parameters)}
 
 
 def _as_text(value: Any) -> str:
@@ -244,6 +257,42 @@ class MemoryTools(Sequence[MemoryTool]):
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(tool.name for tool in self._tools)
+
+    def to_openai(self) -> list[dict[str, Any]]:
+        """Every tool as an OpenAI Chat Completions ``tools=`` entry."""
+        return [tool.to_openai() for tool in self._tools]
+
+    def to_openai_responses(self) -> list[dict[str, Any]]:
+        """Every tool as an OpenAI Responses API ``tools=`` entry."""
+        return [tool.to_openai_responses() for tool in self._tools]
+
+    def to_anthropic(self) -> list[dict[str, Any]]:
+        """Every tool as an Anthropic Messages API ``tools=`` entry."""
+        return [tool.to_anthropic() for tool in self._tools]
+
+    def call(self, name: str, arguments: str | Mapping[str, Any] | None = None) -> ToolResult:
+        """Run tool ``name`` synchronously, for a hand-written agent loop.
+
+        ``arguments`` is what the model sent: the JSON string of an OpenAI tool call, the ``input``
+        dict of an Anthropic ``tool_use`` block, or ``None``. An unknown name or arguments that are
+        not a JSON object come back as a failed result the model can read, never as an exception.
+        """
+        tool = next((t for t in self._tools if t.name == name), None)
+        if tool is None:
+            known = ", ".join(self.names)
+            return tool_result({"success": False, "error": f"Unknown tool {name!r}. Available: {known}."})
+        if isinstance(arguments, str | bytes):
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except ValueError as exc:
+                return tool_result({"success": False, "error": f"Arguments are not valid JSON ({exc}); send an object "
+                                    "such as {\"target\": \"memory\"}."})
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, Mapping):
+            return tool_result({"success": False, "error": f"Arguments must be a JSON object, got "
+                                f"{type(arguments).__name__}."})
+        return tool.run_sync(arguments)
 
 
 def create_memory_tools(store: MemoryStore) -> MemoryTools:

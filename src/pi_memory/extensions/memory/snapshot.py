@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from pi_memory.memory import SNAPSHOT_CHAR_CAP, MemoryStore, bound_snapshot
+from pi_memory.memory import SNAPSHOT_CHAR_CAP, MemoryStore
 from pi_memory.security.threats import threat_ids
 
 __all__ = ["SNAPSHOT_TYPE", "capture_snapshot", "is_acceptable", "saved_snapshot"]
@@ -34,7 +34,7 @@ class EntrySource(Protocol):
 
 def capture_snapshot(store: MemoryStore) -> str:
     """The store's frozen blocks bounded to the 50,000-char cap (the user block keeps its reserve)."""
-    return bound_snapshot(store.format_for_system_prompt("memory"), store.format_for_system_prompt("user"))
+    return store.frozen_snapshot()
 
 
 def is_acceptable(snapshot: str) -> bool:
