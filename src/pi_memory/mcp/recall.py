@@ -18,6 +18,7 @@ import logging
 import threading
 from typing import Any
 
+from pi_memory.backends import redact
 from pi_memory.recall import RecallService
 
 from .tools import McpTool, ToolContext
@@ -47,7 +48,9 @@ class _SharedService:
                 try:
                     self.service = shared.acquire(self._settings)
                 except Exception as exc:
-                    log.warning("recall index %s could not be opened: %s", self._settings.location, exc)
+                    location = self._settings.location
+                    log.warning("recall index %s could not be opened: %s", redact(location, location),
+                                redact(str(exc), location))
             return self.service
 
 

@@ -27,6 +27,8 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from pi_memory import __version__
+from pi_memory.backends import redact
+from pi_memory.backends.dsn import REDACTING_FILTER
 from pi_memory.memory import MEMORY_GUIDANCE, TARGETS, MemoryStore, bound_snapshot, create_memory_tools
 from pi_memory.memory.entries import parse_entries
 from pi_memory.memory.results import tool_result
@@ -37,6 +39,7 @@ from .tools import READ_ONLY_TOOLS, McpTool, ToolContext, ToolProvider, collect_
 __all__ = ["PROMPT_NAME", "RESOURCE_URIS", "create_server", "serve_stdio", "snapshot_prompt_text"]
 
 log = logging.getLogger(__name__)
+log.addFilter(REDACTING_FILTER)  # a tool's traceback may quote a DSN
 
 SERVER_NAME = "pi-memory"
 PROMPT_NAME = "memory_snapshot"
@@ -123,8 +126,8 @@ def create_server(
         try:
             result = await tool.execute(f"mcp-{ctx.request_id}", params.arguments or {})
         except Exception as exc:  # a tool bug must come back as a failed call, not a dead session
-            log.exception("tool %s raised", params.name)
-            result = tool_result({"success": False, "error": f"{params.name} failed unexpectedly: {exc}"})
+            log.exception("tool %s raised", params.name)  # scrubbed by the logger's filter
+            result = tool_result({"success": False, "error": redact(f"{params.name} failed unexpectedly: {exc}")})
         return types.CallToolResult.model_validate(result.to_mcp())
 
     async def list_resources(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
