@@ -186,6 +186,28 @@ async def test_a_database_that_goes_away_keeps_the_frozen_block(postgres_dsn: st
     await resumed.close()
 
 
+@pytest.mark.parametrize("dsn", ["postgresql://agent:Hunter2Secret@[::1",
+                                 "postgresql://agent:Hunter2Secret%zz@localhost/memory",
+                                 "host=localhost password='Hunter2Secret"])
+async def test_a_malformed_dsn_makes_memory_unavailable_without_showing_the_password(tmp_path: Path,
+                                                                                    dsn: str) -> None:
+    """libpq's parse errors quote the URI or the bad token: neither the "memory: unavailable"
+    notice, nor the tool result the model reads, nor /memory shows the password."""
+    h = await start(tmp_path, {"backend": "postgres", "dsn": dsn, **NO_DREAMS},
+                    chat=[{"tool_calls": [{"name": "memory_read", "arguments": {"target": "memory"}}]}, "ok"])
+    assert h.ui.statuses["pi-memory"] == "memory: unavailable"
+    notices = " ".join(text for text, _ in h.ui.notifications)
+    assert "the PostgreSQL DSN is not valid" in notices
+    await h.prompt("what do you remember?")
+    result = h.runtime.session_manager.get_entries()[-2]["message"]
+    assert result["role"] == "toolResult" and result["isError"] is True
+    assert "the PostgreSQL DSN is not valid" in result["content"][0]["text"]
+    shown = await h.command("status")
+    session_text = Path(h.session.get_session_file() or "").read_text(encoding="utf-8")
+    await h.close()
+    assert "Hunter2Secret" not in notices + json.dumps(result) + json.dumps(shown) + session_text
+
+
 async def test_a_compaction_while_the_database_is_gone_keeps_the_block(postgres_dsn: str, tmp_path: Path) -> None:
     name = f"outage_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:

@@ -237,3 +237,22 @@ def test_action_methods_refuse_while_loading() -> None:
     unbound = ExtensionAPI(ExtensionRunner(), ExtensionRunner().add_extension("p"), EventBus())
     with pytest.raises(RuntimeNotReadyError):
         unbound.get_entries()
+
+
+def test_a_handler_error_quoting_a_dsn_is_reported_without_its_password() -> None:
+    """A driver error escaping a handler (libpq quotes a malformed DSN whole) reaches the UI and
+    the logs through the runner's report: message and stack are scrubbed there."""
+    import psycopg
+
+    bad = "postgresql://agent:Hunter2Secret@[::1"
+
+    def leaky(pi: Any) -> None:
+        pi.on("session_start", lambda e, c: psycopg.connect(bad))
+
+    runner = make_runner(leaky)
+    seen: list[Any] = []
+    runner.on_error(seen.append)
+    asyncio.run(runner.emit(Event(type="session_start")))
+    (error,) = seen
+    assert "IPv6 host address" in error.error and "ProgrammingError" in error.stack
+    assert "Hunter2Secret" not in error.error + error.stack

@@ -15,7 +15,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp_helpers import SERVER_CMD, server_env, start_http_server, validate_output
 
-from pi_memory.mcp.http import BindError, check_bind, is_loopback, load_token, parse_bind
+from pi_memory.mcp.http import BindError, check_bind, is_loopback, load_token, parse_bind, rebinding_guard
 
 TOKEN = "s3cret-token-for-tests-0123456789"
 INITIALIZE = {
@@ -119,3 +119,32 @@ def test_loopback_rules_and_token_sources(tmp_path: Path) -> None:
     assert load_token(token_file, {"PI_MEMORY_MCP_TOKEN": TOKEN}) == TOKEN + "-file"
     with pytest.raises(BindError, match="--token-file"):
         load_token(tmp_path / "missing", {})
+
+
+@pytest.mark.parametrize("bind", ["127.0.0.1:0", "LOCALHOST:0", "127.0.0.2:0", "127.1.2.3:0",
+                                  "[0:0:0:0:0:0:0:1]:0", "[::0001]:0"])
+def test_every_tokenless_loopback_bind_refuses_a_foreign_host_or_origin(tmp_path: Path, bind: str) -> None:
+    """DNS rebinding: a web page at evil.example whose name resolves to the loopback address
+    must not get an answer, however the loopback address was spelled in ``--http``."""
+    proc, url = start_server(tmp_path, "--http", bind)
+    try:
+        authority = url.split("/")[2]
+        assert post(url, {"Host": "evil.example"}).status_code == 421
+        assert post(url, {"Host": f"evil.example:{authority.rsplit(':', 1)[1]}"}).status_code == 421
+        assert post(url, {"Origin": "http://evil.example"}).status_code == 403
+        # The client's own spelling of the address, and localhost, still work.
+        assert post(url, {}).status_code == 200
+        assert post(url, {"Host": authority}).status_code == 200
+        assert post(url, {"Host": f"localhost:{authority.rsplit(':', 1)[1]}"}).status_code == 200
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+def test_the_rebinding_guard_names_the_address_as_clients_send_it() -> None:
+    guard = rebinding_guard("::0001", 7000)
+    assert guard.enable_dns_rebinding_protection
+    assert {"[::0001]:7000", "[::1]:7000", "localhost:7000"} <= set(guard.allowed_hosts)
+    assert "http://[::1]:7000" in guard.allowed_origins
+    assert "[::1]" not in guard.allowed_hosts  # the bare name only on port 80, where clients omit it
+    assert {"127.0.0.1", "127.0.0.1:80"} <= set(rebinding_guard("LOCALHOST", 80).allowed_hosts)

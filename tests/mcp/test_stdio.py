@@ -226,3 +226,36 @@ def test_a_trusted_projects_settings_choose_the_memory_as_in_chat(tmp_path: Path
     (agent / "settings.json").write_text(json.dumps({"defaultProjectTrust": "always"}))
     anyio.run(add, "The team shares this project's memory.")
     assert MemoryStore(tmp_path / "team").read("memory")["entries"] == ["The team shares this project's memory."]
+
+
+def test_an_undecodable_line_gets_a_json_rpc_error_and_the_session_goes_on(tmp_path: Path) -> None:
+    """Garbage, a lone ``\\ud800`` escape, or JSON that is no JSON-RPC message: each line gets an
+    answer with ``"id": null`` (the client would otherwise wait forever), then requests still work."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
+    bad = ["garbage", '{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":"\\ud800"}}', '{"a": 1}', "[1]"]
+    proc = subprocess.Popen([*SERVER_CMD, "--dir", str(tmp_path / "mem")], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=server_env(tmp_path))
+    assert proc.stdin is not None and proc.stdout is not None
+    watchdog = threading.Timer(60, proc.kill)  # a missing answer fails the test instead of hanging it
+    watchdog.start()
+    try:
+        answers = []
+        for line in bad:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            answers.append(json.loads(proc.stdout.readline()))
+        proc.stdin.write(json.dumps(initialize) + "\n")
+        proc.stdin.flush()
+        answers.append(json.loads(proc.stdout.readline()))
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}) + "\n")
+        proc.stdin.flush()
+        answers.append(json.loads(proc.stdout.readline()))
+        proc.communicate(timeout=30)
+    finally:
+        watchdog.cancel()
+    assert [a["error"]["code"] for a in answers[:4]] == [-32700, -32700, -32600, -32600]
+    assert all(a["jsonrpc"] == "2.0" and a["id"] is None and "result" not in a for a in answers[:4])
+    assert "Parse error" in answers[0]["error"]["message"]
+    assert answers[4]["id"] == 1 and answers[4]["result"]["serverInfo"]["name"] == "pi-memory"
+    assert answers[5] == {"jsonrpc": "2.0", "id": 2, "result": {}}

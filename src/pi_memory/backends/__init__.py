@@ -9,6 +9,8 @@ fleet by changing one line of ``settings.json``::
 
 :func:`open_store` turns that ``pi-memory`` settings section into a ready store; the MCP server
 uses it, and so can any host. psycopg is imported only when the PostgreSQL backend is chosen.
+A DSN in a message goes through :func:`redact` (:mod:`pi_memory.backends.dsn`): no password is
+ever printed, logged or handed to a model.
 """
 
 from __future__ import annotations
@@ -22,11 +24,23 @@ from pi_memory.memory import MemoryStore, default_memory_dir
 from pi_memory.memory.files import FileBackend
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 
-__all__ = ["BACKENDS", "DSN_ENV", "SettingsError", "close_store", "describe_store", "open_store", "store_problem"]
+from .dsn import DSN_ENV, connect_failure, describe_dsn, redact, remember_dsn
+
+__all__ = [
+    "BACKENDS",
+    "DSN_ENV",
+    "SettingsError",
+    "close_store",
+    "connect_failure",
+    "describe_dsn",
+    "describe_store",
+    "open_store",
+    "redact",
+    "remember_dsn",
+    "store_problem",
+]
 
 BACKENDS = ("file", "postgres")
-#: Used when ``backend`` is ``postgres`` and no ``dsn`` is set (keeps passwords out of files).
-DSN_ENV = "PI_MEMORY_DSN"
 
 
 class SettingsError(ValueError):

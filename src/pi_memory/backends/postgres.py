@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from pi_memory.memory.backend import BackendBusy, RawText
 from pi_memory.memory.files import FILE_NAMES
 
+from .dsn import connect_failure, describe_dsn, dsn_problem, redact, remember_dsn
 from .schema import SchemaError, migrate, schema_status
 
 if TYPE_CHECKING:
@@ -67,20 +68,6 @@ def _import_psycopg() -> tuple[Any, Any]:
     return psycopg, psycopg_pool
 
 
-def describe_dsn(dsn: str) -> str:
-    """``user@host:port/dbname`` for messages — never the password."""
-    psycopg, _ = _import_psycopg()
-    try:
-        parts = psycopg.conninfo.conninfo_to_dict(dsn)
-    except psycopg.ProgrammingError:
-        return "<invalid DSN>"
-    host = str(parts.get("host") or "localhost")
-    if host.startswith("/"):
-        host = f"socket {host}"
-    where = f"{host}:{parts.get('port') or 5432}/{parts.get('dbname') or parts.get('user') or 'postgres'}"
-    return f"{parts['user']}@{where}" if parts.get("user") else where
-
-
 def _scalar(row: tuple[Any, ...] | None) -> Any:
     """The first column of a one-row result (queries that always return a row)."""
     if row is None:  # pragma: no cover - aggregate queries always return a row
@@ -94,9 +81,10 @@ def _rollback(conn: psycopg.Connection[Any]) -> None:
         conn.execute("ROLLBACK")
 
 
-def _first_line(exc: BaseException) -> str:
+def _first_line(exc: BaseException, dsn: str) -> str:
+    """The first line of a driver error, its password removed (libpq quotes a bad DSN whole)."""
     text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0].strip()
+    return redact(text.splitlines()[0].strip(), dsn)
 
 
 def _lock_key(key: str) -> int:
@@ -205,7 +193,10 @@ class PostgresBackend:
         self.statement_timeout_ms = int(statement_timeout_ms)
         self.connect_timeout = float(connect_timeout)
         self.auto_migrate = auto_migrate
+        remember_dsn(dsn)  # its password is scrubbed from every message and log line from now on
         self.where = describe_dsn(dsn)
+        #: why the DSN does not parse (reported by every read and write, never raised), or None
+        self._dsn_problem = dsn_problem(dsn)
         self._psycopg = psycopg
         self._connect_kwargs: dict[str, Any] = {
             "autocommit": True,
@@ -397,11 +388,12 @@ class PostgresBackend:
                 conn.execute("COMMIT")
         except (errors.LockNotAvailable, errors.QueryCanceled) as exc:
             _rollback(conn)
-            raise BackendBusy(f"{self.location(target)}: {_first_line(exc)}") from exc
+            raise BackendBusy(f"{self.location(target)}: {_first_line(exc, self.dsn)}") from exc
         except self._psycopg.OperationalError as exc:
             # The connection broke mid-transaction: the server rolled it back, nothing changed.
-            log.warning("PostgreSQL connection lost during a write to %s: %s", self.location(target), exc)
-            raise BackendBusy(f"{self.location(target)}: connection lost ({_first_line(exc)})") from exc
+            log.warning("PostgreSQL connection lost during a write to %s: %s", self.location(target),
+                        redact(str(exc), self.dsn))
+            raise BackendBusy(f"{self.location(target)}: connection lost ({_first_line(exc, self.dsn)})") from exc
 
     def _pipeline(self, conn: psycopg.Connection[Any]) -> contextlib.AbstractContextManager[Any]:
         """Send the statements of the block in one round trip where libpq supports it."""
@@ -429,6 +421,8 @@ class PostgresBackend:
         with self._ready_lock:
             if self._ready:
                 return
+            if self._dsn_problem is not None:
+                raise PostgresUnavailable(self._dsn_problem)
             try:
                 with self._psycopg.connect(self.dsn, **self._connect_kwargs) as conn:
                     status = schema_status(conn)
@@ -464,11 +458,7 @@ class PostgresBackend:
         return None
 
     def _unreachable(self, exc: BaseException) -> str:
-        return (
-            f"PostgreSQL at {self.where} is unreachable ({_first_line(exc)}): check that the server is running "
-            "and accepts connections from this machine, and the pi-memory.dsn setting (host, port, database, "
-            "user, password)"
-        )
+        return connect_failure(self.dsn, exc)
 
 
 @contextlib.contextmanager

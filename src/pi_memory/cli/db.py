@@ -59,15 +59,17 @@ def _dsn(dsn: str | None, as_json: bool) -> str:
 
 
 def _connect(dsn: str, as_json: bool) -> Any:
-    from pi_memory.backends.postgres import _import_psycopg, describe_dsn
+    from pi_memory.backends.dsn import connect_failure, dsn_problem, remember_dsn
+    from pi_memory.backends.postgres import _import_psycopg
 
+    remember_dsn(dsn)
+    if (problem := dsn_problem(dsn)) is not None:
+        _exit(as_json, 2, problem)
     psycopg, _ = _import_psycopg()
     try:
         return psycopg.connect(dsn, autocommit=True, connect_timeout=5, application_name="pi-memory db")
     except psycopg.Error as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        _exit(as_json, 1, f"PostgreSQL at {describe_dsn(dsn)} is unreachable ({reason}): check that the server "
-              "is running and the DSN (host, port, database, user, password)")
+        _exit(as_json, 1, connect_failure(dsn, exc))
 
 
 def _apply(dsn: str | None, as_json: bool, verb: str) -> None:

@@ -73,6 +73,9 @@ def mcp(
 
     logging.basicConfig(stream=sys.stderr, level=logging.INFO if verbose else logging.WARNING,
                         format="pi-memory mcp: %(levelname)s %(name)s: %(message)s")
+    from pi_memory.backends.dsn import install_log_redaction
+
+    install_log_redaction(*logging.getLogger().handlers)  # no log line shows a password
     parent = getattr(ctx, "obj", None)
     dir = dir or getattr(parent, "dir", None)
     memory_limit = memory_limit or getattr(parent, "memory_limit", None)

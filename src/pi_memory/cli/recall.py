@@ -17,6 +17,7 @@ from rich.progress import BarColumn, DownloadColumn, MofNCompleteColumn, Progres
 from rich.table import Table
 from rich.text import Text
 
+from pi_memory.backends import redact
 from pi_memory.cli.terminal import console
 from pi_memory.recall import RecallError, open_index
 from pi_memory.recall.backfill import backfill
@@ -121,7 +122,7 @@ def index_cmd(
         _fail(str(exc))
     finally:
         index.close()
-    payload = {**result.__dict__, "count": count, "index": target}
+    payload = {**result.__dict__, "count": count, "index": redact(target, target)}
     if as_json:
         typer.echo(json.dumps(payload, indent=2))
         return
@@ -196,6 +197,7 @@ def status_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json: 
             info = index.info()
     except RecallError as exc:
         _fail(str(exc))
+    info["location"] = redact(str(info.get("location")), url)
     if as_json:
         typer.echo(json.dumps(info, indent=2))
         return
@@ -233,7 +235,7 @@ def reindex_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json:
     except RecallError as exc:
         _fail(str(exc))
     if as_json:
-        typer.echo(json.dumps({"reindexed": total, "index": target}))
+        typer.echo(json.dumps({"reindexed": total, "index": redact(target, target)}))
     else:
         out.print(Text(f"Re-embedded {total} message(s)."))
 

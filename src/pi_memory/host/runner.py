@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pi_memory.backends import redact
+
 from .events import BUILTIN_COMMANDS, SESSION_BEFORE_EVENTS, canonical_event
 from .types import CommandDefinition, Event, ExtensionError, Handler, ToolDefinition, result_field
 from .wrapper import _positional_capacity
@@ -146,8 +148,9 @@ class ExtensionRunner:
                 listener(text)
 
     def report(self, extension_path: str, event: str, exc: BaseException) -> None:
-        stack = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        self.emit_error(ExtensionError(extension_path, event, str(exc) or type(exc).__name__, stack))
+        # Scrubbed: a driver error escaping a handler may quote a DSN with its password.
+        stack = redact("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        self.emit_error(ExtensionError(extension_path, event, redact(str(exc)) or type(exc).__name__, stack))
 
     # --- dispatch ----------------------------------------------------------------------------
 

@@ -4,12 +4,18 @@ Memory is personal: a server reachable from the network must not hand it to whoe
 So the server binds loopback unless told otherwise, and refuses a non-loopback bind unless a
 bearer token is configured; once a token is configured every request must carry it
 (``Authorization: Bearer <token>``), loopback included. Tokens are compared in constant time.
-On loopback the SDK's DNS-rebinding protection (Host/Origin checks) is on as well, so a web page
-in the user's browser cannot reach the server either.
+
+Every address served without a token (``localhost`` in any case, ``127.0.0.0/8``, ``::1`` however
+it is written) also gets the SDK's DNS-rebinding protection: a request whose ``Host`` (or
+``Origin``) is not a loopback spelling of the server's address is refused, so a web page in the
+user's browser cannot reach memory through a hostile DNS name. The SDK turns that check on by
+itself only for exactly ``127.0.0.1``, ``localhost`` and ``::1``, so :func:`rebinding_guard`
+builds the settings for every loopback bind.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import json
@@ -20,7 +26,10 @@ import stat
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp.server.transport_security import TransportSecuritySettings
 
 __all__ = [
     "MIN_TOKEN_CHARS",
@@ -31,6 +40,7 @@ __all__ = [
     "is_loopback",
     "load_token",
     "parse_bind",
+    "rebinding_guard",
     "serve_http",
 ]
 
@@ -124,6 +134,38 @@ def check_bind(host: str, token: str | None) -> None:
         )
 
 
+def _spellings(host: str) -> list[str]:
+    """``host`` as clients write it in a URL: as given, lower-cased and canonical, IPv6 in brackets,
+    plus ``localhost`` (which names any loopback server) and, for ``localhost``, the addresses it names."""
+    names = [host, host.lower()]
+    with contextlib.suppress(ValueError):
+        names.append(str(ipaddress.ip_address(host)))
+    names += ["localhost", "127.0.0.1", "::1"] if host.lower() == "localhost" else ["localhost"]
+    return list(dict.fromkeys(f"[{name}]" if ":" in name else name for name in names))
+
+
+def rebinding_guard(host: str, port: int) -> TransportSecuritySettings:
+    """The SDK's DNS-rebinding settings for a loopback bind: ``Host``/``Origin`` must name ``host``.
+
+    Allowed values are the address as a client would send it — as given, lower-cased and in
+    canonical form (``[::1]`` for ``0:0:0:0:0:0:0:1``), with ``:port`` (and without it on port
+    80, where clients leave it out). ``localhost`` is always allowed: a browser sends it only for
+    a page on this machine, never for a hostile DNS name.
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    authorities: list[str] = []
+    for name in _spellings(host):
+        authorities.append(f"{name}:{port}")
+        if port == 80:
+            authorities.append(name)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=authorities,
+        allowed_origins=[f"http://{authority}" for authority in authorities],
+    )
+
+
 class BearerAuth:
     """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <token>``."""
 
@@ -176,11 +218,14 @@ async def serve_http(server: Any, host: str, port: int, token: str | None) -> No
     import uvicorn
 
     check_bind(host, token)
-    app: ASGIApp = server.streamable_http_app(host=host)
-    if token is not None:
-        app = BearerAuth(app, token)
     sock = _listen(host, port)
     bound_port = sock.getsockname()[1]
+    # Every loopback bind gets the Host/Origin check (the SDK's own default misses most spellings);
+    # elsewhere a token is required, and the SDK leaves the check off.
+    guard = rebinding_guard(host, bound_port) if is_loopback(host) else None
+    app: ASGIApp = server.streamable_http_app(host=host, transport_security=guard)
+    if token is not None:
+        app = BearerAuth(app, token)
     shown = f"[{host}]" if ":" in host else host
     config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on")
     print(

@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from pi_memory import __version__
+from pi_memory.backends import redact
+from pi_memory.backends.dsn import REDACTING_FILTER
 from pi_memory.memory import TARGETS, MemoryStore, bound_snapshot, create_memory_tools, memory_prompt
 from pi_memory.memory.entries import parse_entries
 from pi_memory.memory.results import tool_result
@@ -36,6 +40,7 @@ __all__ = ["PROMPT_NAME", "RESOURCE_URIS", "create_server", "serve_stdio", "serv
            "snapshot_prompt_text"]
 
 log = logging.getLogger(__name__)
+log.addFilter(REDACTING_FILTER)  # a tool's traceback may quote a DSN
 
 SERVER_NAME = "pi-memory"
 PROMPT_NAME = "memory_snapshot"
@@ -132,8 +137,8 @@ def create_server(
         try:
             result = await tool.execute(f"mcp-{ctx.request_id}", params.arguments or {})
         except Exception as exc:  # a tool bug must come back as a failed call, not a dead session
-            log.exception("tool %s raised", params.name)
-            result = tool_result({"success": False, "error": f"{params.name} failed unexpectedly: {exc}"})
+            log.exception("tool %s raised", params.name)  # scrubbed by the logger's filter
+            result = tool_result({"success": False, "error": redact(f"{params.name} failed unexpectedly: {exc}")})
         return types.CallToolResult.model_validate(result.to_mcp())
 
     async def list_resources(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
@@ -195,6 +200,71 @@ def create_server(
 
 
 async def serve_stdio(server: Server[Any]) -> None:
-    """Serve one client over stdin/stdout until it disconnects (stdout carries protocol only)."""
+    """Serve one client over stdin/stdout until it disconnects (stdout carries protocol only).
+
+    A line that is not a JSON-RPC message gets a JSON-RPC error with ``"id": null`` (see
+    :class:`_AnswerUndecodable`) and the session goes on.
+    """
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        answering = _AnswerUndecodable(read_stream, write_stream)
+        await server.run(answering, write_stream, server.create_initialization_options())
+
+
+def _decode_error(exc: Exception) -> types.JSONRPCError:
+    """The JSON-RPC answer to a line that could not be decoded: ``-32700`` when it is not JSON (a
+    lone ``\\ud800`` escape included), ``-32600`` when it is JSON but not a JSON-RPC message. The id
+    is ``null``: it cannot be known from a line that did not decode."""
+    problems = exc.errors(include_input=False) if isinstance(exc, ValidationError) else []
+    unparsable = not problems or any(problem["type"] == "json_invalid" for problem in problems)
+    if unparsable:
+        detail = next((p["msg"] for p in problems if p["type"] == "json_invalid"), type(exc).__name__)
+        error = types.ErrorData(code=types.PARSE_ERROR, message=f"Parse error: {detail}")
+    else:
+        error = types.ErrorData(code=types.INVALID_REQUEST,
+                                message="Invalid Request: not a JSON-RPC 2.0 request, notification or response")
+    return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
+
+
+class _AnswerUndecodable:
+    """The stdio read stream, answering what the SDK could not decode.
+
+    The SDK's stdio transport turns an undecodable line into an exception on the read stream,
+    and its dispatcher only logs that: the client, which sent a request, then waits forever.
+    This wrapper writes :func:`_decode_error`'s answer instead and reads on.
+    """
+
+    def __init__(self, inner: Any, write_stream: Any) -> None:
+        self._inner = inner
+        self._write = write_stream
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context of the last item (the SDK's dispatcher reads it)."""
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> SessionMessage:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return cast(SessionMessage, item)
+            answer = _decode_error(item)
+            log.warning("stdin: answered an undecodable line with %s", answer.error.message)
+            await self._write.send(SessionMessage(answer))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _AnswerUndecodable:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _AnswerUndecodable:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

@@ -30,12 +30,21 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from pi_memory.backends import connect_failure, redact, remember_dsn
 from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
 from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, dense_query
-from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
+from pi_memory.recall.types import (
+    AccessStat,
+    EmbedderMismatchError,
+    Filters,
+    Hit,
+    RecallError,
+    Record,
+    normalize_record,
+)
 
 __all__ = ["PostgresIndex"]
 
@@ -102,7 +111,11 @@ class PostgresIndex:
         self._paid = 0  # rows inserted into a built ANN index since this handle's last search
         self._meta_table = f"{table}_meta"
         self._lock = threading.RLock()
-        self._db = psycopg.connect(url, autocommit=True)
+        remember_dsn(url)  # its password is scrubbed from every message and log line from now on
+        try:
+            self._db = psycopg.connect(url, autocommit=True)
+        except psycopg.Error as exc:  # a bad URL or a down server: say which, without the password
+            raise RecallError(f"recall index: {connect_failure(url, exc)}") from None
         self._db.execute("CREATE EXTENSION IF NOT EXISTS vector")
         register_vector(self._db)
         self._db.execute(f"CREATE TABLE IF NOT EXISTS {self._meta_table}(key text PRIMARY KEY, value text NOT NULL)")
@@ -523,7 +536,7 @@ class PostgresIndex:
                 size = int(row[0]) if row else 0
             return {
                 "backend": self.backend,
-                "location": _redact(self.url),
+                "location": redact(self.url, self.url),
                 "count": self.count(),
                 "size_bytes": size,
                 "embedder": space[0] if space else None,
@@ -534,13 +547,3 @@ class PostgresIndex:
     def close(self) -> None:
         with self._lock:
             self._db.close()
-
-
-def _redact(url: str) -> str:
-    """Never print a password from a connection URL."""
-    head, sep, tail = url.partition("@")
-    if not sep or "://" not in head:
-        return url
-    scheme, _, credentials = head.partition("://")
-    user = credentials.split(":", 1)[0]
-    return f"{scheme}://{user}@{tail}"

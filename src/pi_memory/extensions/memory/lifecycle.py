@@ -23,7 +23,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from pi_memory.backends import close_store, store_problem
+from pi_memory.backends import close_store, redact, store_problem
 from pi_memory.host import AbortSignal, ExtensionAPI
 from pi_memory.host.settings import load_settings
 from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, create_memory_tools
@@ -97,7 +97,7 @@ class MemoryExtension:
             self._start_dream(ctx, settings, store)
         except Exception as exc:
             ctx.ui.set_status(STATUS_KEY, "memory: unavailable")
-            ctx.ui.notify(f"pi-memory failed to initialize: {exc}", "error")
+            ctx.ui.notify(f"pi-memory failed to initialize: {redact(str(exc))}", "error")
 
     def _start_unavailable(self, ctx: Any, store: MemoryStore, problem: str) -> None:
         """The shared store cannot be reached: tools and /memory answer with the problem, a saved

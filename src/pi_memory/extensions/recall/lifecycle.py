@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pi_memory.backends import redact
 from pi_memory.host import ExtensionAPI
 from pi_memory.host.settings import load_settings
 from pi_memory.recall import Embedder, RecallService
@@ -89,7 +90,7 @@ class ServiceExtension:
                 self._registered = True
             self.started(ctx)
         except Exception as exc:
-            ctx.ui.notify(f"pi-memory {self.kind} failed to start: {exc}", "error")
+            ctx.ui.notify(f"pi-memory {self.kind} failed to start: {redact(str(exc))}", "error")
 
     def started(self, ctx: Any) -> None:
         """Called once the service is open and the tool registered (each ``session_start``)."""

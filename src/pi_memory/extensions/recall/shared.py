@@ -13,6 +13,7 @@ import logging
 import threading
 from dataclasses import dataclass
 
+from pi_memory.backends import redact
 from pi_memory.recall import Embedder, RecallService, open_index
 
 from .settings import RecallSettings
@@ -33,7 +34,7 @@ _lock = threading.Lock()
 
 
 def _report(exc: BaseException) -> None:
-    log.warning("recall indexing failed (the batch is kept and retried): %s", exc)
+    log.warning("recall indexing failed (the batch is kept and retried): %s", redact(str(exc)))
 
 
 def acquire(settings: RecallSettings, embedder: Embedder | None = None) -> RecallService:

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from pi_memory.backends import redact
 from pi_memory.recall import RecallService
 
 from .settings import RecallSettings, parse_recall_settings
@@ -44,7 +45,9 @@ class LazyRecallService:
                 try:
                     self.service = shared.acquire(self._settings)
                 except Exception as exc:  # reported to the model as "recall is not available"
-                    log.warning("recall index %s could not be opened: %s", self._settings.location, exc)
+                    location = self._settings.location
+                    log.warning("recall index %s could not be opened: %s", redact(location, location),
+                                redact(str(exc), location))
             return self.service
 
 

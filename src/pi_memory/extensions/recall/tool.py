@@ -18,6 +18,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from pi_memory.backends import redact
 from pi_memory.memory.results import (
     TRUNCATION_SCHEMA,
     ToolResult,
@@ -203,7 +204,7 @@ class RecallTool(ToolBase):
         try:
             return await self.query(service, params)
         except _ServiceFailed as failed:  # a down database or a mismatched embedder: tell the model, keep going
-            return failure(f"{type(failed.cause).__name__}: {failed.cause}")
+            return failure(redact(f"{type(failed.cause).__name__}: {failed.cause}"))
 
     @abc.abstractmethod
     async def query(self, service: RecallService, params: Mapping[str, Any]) -> ToolResult:
