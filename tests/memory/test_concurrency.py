@@ -402,6 +402,35 @@ def test_contention_past_the_timeout_is_a_structured_retryable_busy_result(
     assert "MEMORY.md.lock" in listing
 
 
+@pytest.mark.parametrize("kind", ["a file", "an old lock directory with files in it"])
+def test_a_lock_path_no_writer_may_clear_is_a_failure_that_says_what_to_remove(tmp_path: Path, kind: str) -> None:
+    """Not "busy, retry in a moment" forever: retrying cannot help, a person has to act."""
+    path = tmp_path / "MEMORY.md"
+    path.write_text("alpha fact")
+    lock_path = lock_dir_for(path)
+    if kind == "a file":
+        lock_path.write_text("")
+        command = f"rm {lock_path}"
+    else:
+        lock_path.mkdir()
+        (lock_path / "notes.txt").write_text("someone's notes")
+        old = time.time() - 3600
+        os.utime(lock_path, (old, old))
+        command = f"rm -r {lock_path}"
+    result = MemoryStore(tmp_path, lock_timeout=5).add("memory", "gamma fact")
+    assert result["success"] is False
+    assert "retryable" not in result
+    assert command in result["error"] and "Nothing was changed" in result["error"]
+    assert path.read_text() == "alpha fact"
+    assert lock_path.exists()
+    if kind == "a file":
+        lock_path.unlink()
+    else:
+        (lock_path / "notes.txt").unlink()
+        lock_path.rmdir()
+    assert MemoryStore(tmp_path).add("memory", "gamma fact")["success"]  # what the message said works
+
+
 def test_busy_result_from_many_threads_at_once_never_raises(held_memory_lock: Path) -> None:
     store = MemoryStore(held_memory_lock.parent, lock_timeout=0.3)
     results: list[dict] = []

@@ -71,6 +71,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 STALE_SECONDS = 30.0
 DEFAULT_TIMEOUT = 3.0
@@ -189,9 +190,11 @@ _identity_of: dict[str, object] = {}
 def _identity() -> dict[str, object]:
     """Who this process is in an owner record: PID, start time, host, PID namespace, boot.
 
-    ``pidns`` is None on Linux when it cannot be known (no procfs, or a procfs that belongs
-    to another PID namespace: ``/proc/self`` is then not our PID), and then nobody's
-    death can be proven from here. Cached per PID (a forked child is somebody else).
+    On Linux ``pidns`` and ``boot`` are None when they cannot be known (no procfs, or a
+    procfs that belongs to another PID namespace: ``/proc/self`` is then not our PID), and
+    then nobody's death can be proven from here. (The first PID namespace has the same
+    number on every machine: the host and the boot id tell machines apart.) Cached per PID:
+    a forked child is somebody else.
     """
     if _identity_of.get("pid") != os.getpid():
         pid = os.getpid()
@@ -200,8 +203,9 @@ def _identity() -> dict[str, object]:
         if _LINUX:
             with contextlib.suppress(OSError):
                 if os.readlink("/proc/self") == str(pid):
-                    pidns = os.readlink("/proc/self/ns/pid")
-                    boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+                    ns = os.readlink("/proc/self/ns/pid")
+                    boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
+                    pidns = ns if boot else None
         _identity_of.clear()
         _identity_of.update(
             pid=pid, start=_process_start_ticks(pid), host=socket.gethostname(), pidns=pidns, boot=boot
@@ -209,14 +213,12 @@ def _identity() -> dict[str, object]:
     return _identity_of
 
 
-def _record_pid(record: object) -> int | None:
+def _record_pid(record: dict[str, Any]) -> int | None:
     """The PID in owner record ``record`` if it names a process here, else None.
 
     A PID means the same process here only on the same host, in the same boot and in the
     same PID namespace: a sandbox or container sharing the directory numbers its own.
     """
-    if not isinstance(record, dict):
-        return None
     me = _identity()
     if _LINUX and me["pidns"] is None:
         return None
@@ -226,7 +228,7 @@ def _record_pid(record: object) -> int | None:
     return pid if isinstance(pid, int) and pid > 0 else None
 
 
-def _provably_dead(record: object) -> bool:
+def _provably_dead(record: dict[str, Any]) -> bool:
     """True only when ``record``'s process is proven gone; anything unproven is alive.
 
     Proof: its PID names a process here (:func:`_record_pid`) and there is no such
@@ -235,7 +237,6 @@ def _provably_dead(record: object) -> bool:
     pid = _record_pid(record)
     if pid is None or pid == os.getpid():
         return False
-    assert isinstance(record, dict)
     return not _pid_alive(pid, record.get("start"))
 
 
@@ -248,13 +249,21 @@ def _is_stale(mtime_ns: int, stale: float) -> bool:
     return abs(time.time_ns() - mtime_ns) > stale * 1e9
 
 
-def _pid_alive(pid: int, start_ticks: str | None) -> bool:
+def _pid_exists(pid: int) -> bool:
+    """Whether any process has ``pid`` (one signal-0 probe; a zombie counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
+    except OSError:  # PermissionError: somebody else's process
         return True
+    return True
+
+
+def _pid_alive(pid: int, start_ticks: str | None) -> bool:
+    """Whether ``pid`` runs and is the process that started at ``start_ticks`` (if given)."""
+    if not _pid_exists(pid):
+        return False
     fields = _proc_stat(pid)
     if fields is None:
         return True
@@ -487,16 +496,6 @@ class _Sweep:
 _last_sweep: dict[str, _Sweep] = {}
 
 
-def _pid_exists(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 def _remove_debris(lock_dir: Path, keep: Path) -> None:
     """Sweep what gone processes left beside ``lock_dir``: spares, records, crash debris.
 
@@ -572,13 +571,18 @@ def _sweep_dead_spare(
         record = json.loads(record_path.read_bytes())
     except (OSError, ValueError):
         return ()
+    if not isinstance(record, dict):
+        return ()
     pid = _record_pid(record)
     if pid is None or pid == os.getpid():
         return ()
     if _pid_alive(pid, record.get("start")):
         owners.append(pid)
         return ()
-    private = private_dirs.get(record.get("inode"))
+    inode = record.get("inode")
+    if not isinstance(inode, int) or not record_path.name.endswith(f".owner.{inode}"):
+        return ()
+    private = private_dirs.get(inode)
     if private is None:
         return ()
     try:
