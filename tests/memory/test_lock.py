@@ -781,6 +781,7 @@ for _ in range(3):
 
 POOL = """
 import json, multiprocessing, os, sys
+from pathlib import Path
 from pi_memory.memory import MemoryStore
 from pi_memory.memory import lock
 
@@ -795,7 +796,7 @@ def others_leftovers():
     \"\"\"Lock files beside MEMORY.md that are not this process's own spare and its record.\"\"\"
     own = set()
     for key, spare in lock._spares.items():
-        own.update((spare.path.name, lock.owner_record_path(spare.path.with_name(os.path.basename(key)), spare.inode).name))
+        own.update((spare.path.name, lock.owner_record_path(Path(key), spare.inode).name))
     return sorted(n for n in os.listdir(directory) if ".lock" in n and n not in own)
 
 
@@ -891,9 +892,9 @@ def test_waiter_gets_the_lock_once_the_holder_releases(target: Path, holders: li
 
 
 def test_refresh_keeps_a_long_holder_fresh(target: Path, holders: list[Holder]) -> None:
-    """Simulate a 31 s hold without sleeping: age the lock, then refresh as the holder would."""
+    """Simulate a 16 s hold without sleeping: age the lock, then refresh as the holder does (at stale/2)."""
     with file_lock(target) as held:
-        old_ns = time.time_ns() - int((STALE_SECONDS + 1) * 1e9)
+        old_ns = time.time_ns() - int((STALE_SECONDS / 2 + 1) * 1e9)
         os.utime(held.lock_dir, ns=(old_ns, old_ns))
         held.mtime_ns = held.lock_dir.stat().st_mtime_ns
         held.refresh()
@@ -909,6 +910,23 @@ def test_refresh_keeps_a_long_holder_fresh(target: Path, holders: list[Holder]) 
         )
         assert probe.stdout.strip() == "busy"
     assert not held.lock_dir.exists()
+
+
+def test_a_lock_found_stale_at_refresh_is_compromised_not_revived(target: Path) -> None:
+    """Its holder was stopped past the stale time: another writer may be taking it over right now."""
+    with file_lock(target) as held:
+        old_ns = time.time_ns() - int((STALE_SECONDS + 1) * 1e9)
+        os.utime(held.lock_dir, ns=(old_ns, old_ns))
+        held.mtime_ns = held.lock_dir.stat().st_mtime_ns
+        held.refresh()
+        assert held.compromised
+        assert held.lock_dir.stat().st_mtime_ns == old_ns  # not touched
+        with pytest.raises(lockmod.LockCompromised):
+            held.confirm()
+    # Left for the stale rule (removing it could race a writer taking it over); the next lock clears it.
+    assert lock_dir_for(target).stat().st_mtime_ns == old_ns
+    assert take_once(target)
+    assert not lock_dir_for(target).exists()
 
 
 def test_without_refresh_an_aged_lock_is_taken_over_by_another_process(target: Path) -> None:

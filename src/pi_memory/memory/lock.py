@@ -291,15 +291,14 @@ class HeldLock:
     _guard: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def refresh(self) -> None:
-        """Touch the lock directory's mtime, as proper-lockfile's holder does."""
+        """Touch the lock directory's mtime, as proper-lockfile's holder does.
+
+        A lock found already stale (this process was stopped or starved) is compromised
+        instead of revived: another writer may be taking it over right now. (proper-lockfile
+        revives it when its mtime is still the holder's; this is stricter on purpose.)
+        """
         with self._guard:
-            try:
-                st = self.lock_dir.stat()
-            except FileNotFoundError:
-                self.compromised = True
-                return
-            if st.st_ino != self.inode or st.st_mtime_ns != self.mtime_ns:
-                self.compromised = True
+            if self.compromised or not self._still_ours():
                 return
             # Record first, naming the current mtime and the coming one, then touch: a holder
             # killed between the two still leaves a record that matches its directory.
@@ -317,24 +316,31 @@ class HeldLock:
         Call it right before a write lands: a holder that was stopped past the stale
         time (SIGSTOP, a suspended laptop, a debugger) may have lost its lock to another
         writer, and renaming what it read earlier over that writer's changes loses them.
-        A stale lock that is still ours is not written under either: another writer may
-        be taking it over at this very moment. Costs one ``lstat``.
+        Costs one ``lstat``.
         """
         with self._guard:
-            if not self.compromised:
-                try:
-                    st = os.lstat(self.lock_dir)
-                except FileNotFoundError:
-                    self.compromised = True
-                else:
-                    if st.st_ino != self.inode or st.st_mtime_ns != self.mtime_ns:
-                        self.compromised = True
-                    elif not _is_stale(self.mtime_ns, self.stale):
-                        return
+            if not self.compromised and self._still_ours():
+                return
         raise LockCompromised(
             f"the lock on {self.target.name} was not held any more (it went stale while this writer "
             "was paused, and another writer may have taken it over)"
         )
+
+    def _still_ours(self) -> bool:
+        """Our directory, our mtime, not stale; else mark the lock compromised (under ``_guard``).
+
+        Once stale the lock is no longer ours to touch, even if nobody took it yet: another
+        writer may be removing it at this moment. It is not written under, refreshed or
+        removed on release; the next writer clears it by the stale rule.
+        """
+        try:
+            st = os.lstat(self.lock_dir)
+        except FileNotFoundError:
+            st = None
+        lost = st is None or st.st_ino != self.inode or st.st_mtime_ns != self.mtime_ns
+        if lost or _is_stale(self.mtime_ns, self.stale):
+            self.compromised = True
+        return not self.compromised
 
 
 class _Refresher:
