@@ -184,7 +184,7 @@ def _process_start_ticks(pid: int) -> str | None:
 
 
 _LINUX = sys.platform.startswith("linux")
-_identity_of: dict[str, object] = {}
+_identity_cache: tuple[dict[str, object], bytes] | None = None
 
 
 def _identity() -> dict[str, object]:
@@ -193,10 +193,17 @@ def _identity() -> dict[str, object]:
     On Linux ``pidns`` and ``boot`` are None when they cannot be known (no procfs, or a
     procfs that belongs to another PID namespace: ``/proc/self`` is then not our PID), and
     then nobody's death can be proven from here. (The first PID namespace has the same
-    number on every machine: the host and the boot id tell machines apart.) Cached per PID:
-    a forked child is somebody else.
+    number on every machine: the host and the boot id tell machines apart.)
     """
-    if _identity_of.get("pid") != os.getpid():
+    return _identity_and_json()[0]
+
+
+def _identity_and_json() -> tuple[dict[str, object], bytes]:
+    """:func:`_identity` and its JSON without the closing brace, cached per PID (a forked
+    child is somebody else): the hot path appends a lock's own fields to it."""
+    global _identity_cache
+    cached = _identity_cache
+    if cached is None or cached[0]["pid"] != os.getpid():
         pid = os.getpid()
         pidns: str | None = None
         boot: str | None = None
@@ -206,11 +213,11 @@ def _identity() -> dict[str, object]:
                     ns = os.readlink("/proc/self/ns/pid")
                     boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
                     pidns = ns if boot else None
-        _identity_of.clear()
-        _identity_of.update(
-            pid=pid, start=_process_start_ticks(pid), host=socket.gethostname(), pidns=pidns, boot=boot
-        )
-    return _identity_of
+        identity: dict[str, object] = {
+            "pid": pid, "start": _process_start_ticks(pid), "host": socket.gethostname(), "pidns": pidns, "boot": boot
+        }
+        cached = _identity_cache = (identity, json.dumps(identity)[:-1].encode())
+    return cached
 
 
 def _record_pid(record: dict[str, Any]) -> int | None:
@@ -416,8 +423,8 @@ def _write_owner_fresh(held: HeldLock, *, published: bool) -> None:
     same name, so that one is truncated first: a reader sees ours or nothing, never
     a mix — and an unparsable record only ever reads as "alive".
     """
-    record = {**_identity(), "token": held.token, "inode": held.inode, "mtimeNs": held.mtime_ns}
-    data = json.dumps(record).encode()
+    fields = b', "token": "%s", "inode": %d, "mtimeNs": %d}' % (held.token.encode(), held.inode, held.mtime_ns)
+    data = _identity_and_json()[1] + fields
     in_place = not published and len(data) < _RECORD_SIZE
     flags = os.O_WRONLY | os.O_CREAT | _O_CLOEXEC | (0 if in_place else os.O_TRUNC)
     fd = os.open(held.owner_file, flags, 0o600)
