@@ -49,7 +49,9 @@ learns it from :meth:`HeldLock.confirm` before its write lands.
 
 The fallback is chosen automatically. Tests force it with the environment
 variable ``_PI_MEMORY_LOCK_MKDIR=1`` (read at import, so it reaches
-subprocesses too) or by setting ``_renameat2`` to ``None``.
+subprocesses too) or by setting ``_renameat2`` to ``None``; likewise
+``_PI_MEMORY_LOCK_STALE=<seconds>`` shortens the default stale time for tests of
+a holder stopped past it.
 """
 
 from __future__ import annotations
