@@ -8,9 +8,13 @@ directory. A start barrier makes them contend instead of running one after anoth
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -106,6 +110,113 @@ def test_eight_processes_times_hundred_adds_lose_nothing(
     for p in range(n_procs):  # each writer's own adds keep their order
         mine = [e for e in entries if e.startswith(f"p{p} ")]
         assert mine == sorted(mine)
+
+
+UNSHARE_PID = ["unshare", "--pid", "--fork", "--mount-proc"]
+
+
+def _can_unshare_pid() -> bool:
+    try:
+        return subprocess.run([*UNSHARE_PID, "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _can_unshare_pid(), reason="needs unshare --pid (root or user namespaces)")
+def test_a_writer_in_another_pid_namespace_and_one_outside_lose_nothing(
+    tmp_path: Path, writers: list[subprocess.Popen[str]]
+) -> None:
+    """A sandbox (bubblewrap, flatpak, a container sharing the directory) has its own PIDs.
+
+    The PID in its owner record names some other process here (PID 1 is our init), and ours
+    names no process there; neither side may judge the other's live lock dead from it.
+    """
+    go = tmp_path.parent / f"{tmp_path.name}.go"
+    n_adds = 300
+    for p, prefix in enumerate([UNSHARE_PID, []]):
+        proc = subprocess.Popen(
+            [*prefix, sys.executable, "-c", PROCESS_WRITER, str(tmp_path), f"ns{p}", str(n_adds), str(go)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        writers.append(proc)
+    for proc in writers:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+    go.touch()
+    for proc in writers:
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0, out
+        assert out.strip() == "done", out
+    assert_clean_store(tmp_path, {f"ns{p} fact {i:03d}" for p in range(2) for i in range(n_adds)})
+
+
+PAUSED_WRITER = """
+import json, sys
+from pi_memory.memory import MemoryStore, files
+
+real_read = files._read_with_mode
+
+
+def read_then_wait(path):
+    raw = real_read(path)  # the store's read, inside the lock
+    print("read", flush=True)
+    sys.stdin.readline()  # the test stops this process here
+    return raw
+
+
+files._read_with_mode = read_then_wait
+store = MemoryStore(sys.argv[1], lock_timeout=30)
+print(json.dumps(store.add("memory", "the paused writer's fact")), flush=True)
+files._read_with_mode = real_read
+print(json.dumps(store.add("memory", "the paused writer's fact")), flush=True)  # its retry
+"""
+
+OTHER_WRITER = """
+import json, sys
+from pi_memory.memory import MemoryStore
+print(json.dumps(MemoryStore(sys.argv[1], lock_timeout=60).add("memory", "the other writer's fact")), flush=True)
+"""
+
+
+def _wait_until_stopped(pid: int) -> None:
+    while Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
+        time.sleep(0.01)
+
+
+def test_a_holder_stopped_past_the_stale_time_never_writes_over_the_writer_that_took_over(
+    tmp_path: Path, writers: list[subprocess.Popen[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGSTOP (a suspended laptop, a debugger) past the stale time: the lock is taken over.
+
+    What the stopped writer read is stale then; renaming it into place on SIGCONT would
+    lose the other writer's add. It must drop its write with a retryable busy result.
+    """
+    (tmp_path / "MEMORY.md").write_text("an old fact")
+    monkeypatch.setenv("_PI_MEMORY_LOCK_STALE", "2")  # the lock's private test switch: 2 s, not 30
+    paused = subprocess.Popen(
+        [sys.executable, "-c", PAUSED_WRITER, str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    writers.append(paused)
+    assert paused.stdout is not None and paused.stdin is not None
+    assert paused.stdout.readline().strip() == "read"
+    os.kill(paused.pid, signal.SIGSTOP)  # its refresher thread stops too: the lock goes stale
+    _wait_until_stopped(paused.pid)
+    paused.stdin.write("go on\n")
+    paused.stdin.flush()
+    other = subprocess.run(
+        [sys.executable, "-c", OTHER_WRITER, str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
+    assert other.returncode == 0, other.stderr
+    assert json.loads(other.stdout)["success"], other.stdout  # it took the stale lock over
+    os.kill(paused.pid, signal.SIGCONT)
+    out, _ = paused.communicate(timeout=60)
+    first, retry = (json.loads(line) for line in out.splitlines())
+    assert first["success"] is False and first["retryable"] is True, first
+    assert "nothing was written" in first["error"].lower()
+    assert retry["success"], retry
+    assert_clean_store(tmp_path, {"an old fact", "the other writer's fact", "the paused writer's fact"})
 
 
 # ---------------------------------------------------------------- threads
@@ -289,6 +400,35 @@ def test_contention_past_the_timeout_is_a_structured_retryable_busy_result(
     lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in held_memory_lock.parent.iterdir()) == listing
     assert "MEMORY.md.lock" in listing
+
+
+@pytest.mark.parametrize("kind", ["a file", "an old lock directory with files in it"])
+def test_a_lock_path_no_writer_may_clear_is_a_failure_that_says_what_to_remove(tmp_path: Path, kind: str) -> None:
+    """Not "busy, retry in a moment" forever: retrying cannot help, a person has to act."""
+    path = tmp_path / "MEMORY.md"
+    path.write_text("alpha fact")
+    lock_path = lock_dir_for(path)
+    if kind == "a file":
+        lock_path.write_text("")
+        command = f"rm {lock_path}"
+    else:
+        lock_path.mkdir()
+        (lock_path / "notes.txt").write_text("someone's notes")
+        old = time.time() - 3600
+        os.utime(lock_path, (old, old))
+        command = f"rm -r {lock_path}"
+    result = MemoryStore(tmp_path, lock_timeout=5).add("memory", "gamma fact")
+    assert result["success"] is False
+    assert "retryable" not in result
+    assert command in result["error"] and "Nothing was changed" in result["error"]
+    assert path.read_text() == "alpha fact"
+    assert lock_path.exists()
+    if kind == "a file":
+        lock_path.unlink()
+    else:
+        (lock_path / "notes.txt").unlink()
+        lock_path.rmdir()
+    assert MemoryStore(tmp_path).add("memory", "gamma fact")["success"]  # what the message said works
 
 
 def test_busy_result_from_many_threads_at_once_never_raises(held_memory_lock: Path) -> None:

@@ -22,7 +22,7 @@ import pytest
 
 from pi_memory.memory import files as filesmod
 from pi_memory.memory import lock as lockmod
-from pi_memory.memory.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for
+from pi_memory.memory.lock import STALE_SECONDS, LockBlocked, LockBusy, file_lock, lock_dir_for
 
 # Every test runs under both ways of publishing the lock directory (tests/memory/conftest.py).
 pytestmark = pytest.mark.usefixtures("lock_mode")
@@ -199,12 +199,55 @@ def test_stale_rule_uses_the_given_stale_seconds(target: Path) -> None:
 
 
 def test_lock_dir_with_content_is_never_removed(target: Path) -> None:
-    """A directory we don't understand (not empty) is not a lock we may break."""
+    """A directory we don't understand (not empty) is not a lock we may break: a person must."""
     lock_dir_for(target).mkdir()
     (lock_dir_for(target) / "something").write_text("x")
     backdate(lock_dir_for(target), STALE_SECONDS + 100)
-    assert not take_once(target)
+    with pytest.raises(LockBlocked) as info, file_lock(target, timeout=5):
+        pass
+    assert f"rm -r {lock_dir_for(target)}" in str(info.value)
     assert (lock_dir_for(target) / "something").exists()
+
+
+def test_a_fresh_lock_dir_with_content_is_waited_for_like_any_fresh_lock(target: Path) -> None:
+    lock_dir_for(target).mkdir()
+    (lock_dir_for(target) / "something").write_text("x")
+    with pytest.raises(LockBusy) as info, file_lock(target, timeout=0):
+        pass
+    assert not isinstance(info.value, LockBlocked)
+
+
+@pytest.mark.parametrize("kind", ["a fresh file", "an old file", "a link to a directory"])
+def test_a_lock_path_that_is_not_a_directory_is_never_removed_and_says_what_to_remove(
+    target: Path, kind: str
+) -> None:
+    """Never a proper-lockfile lock (maybe another tool's lock file): waiting cannot clear it."""
+    lock_path = lock_dir_for(target)
+    if kind == "a link to a directory":
+        (target.parent / "elsewhere").mkdir()
+        lock_path.symlink_to(target.parent / "elsewhere")
+    else:
+        lock_path.write_text("another tool's lock")
+    if kind != "a fresh file":
+        os.utime(lock_path, (time.time() - 3600,) * 2, follow_symlinks=False)
+    with pytest.raises(LockBlocked) as info, file_lock(target, timeout=5):
+        pass
+    assert info.value.path == target
+    assert f"rm {lock_path}" in str(info.value)
+    assert lock_path.is_symlink() or lock_path.read_text() == "another tool's lock"
+
+
+def test_a_lock_dated_more_than_the_stale_time_ahead_is_stale(target: Path) -> None:
+    """A lock stamped before the clock was set back would otherwise never age."""
+    lock_dir_for(target).mkdir()
+    ahead = time.time() + 5
+    os.utime(lock_dir_for(target), (ahead, ahead))
+    assert not take_once(target)  # a few seconds ahead: clock skew, still a live lock
+    ahead = time.time() + STALE_SECONDS + 60
+    os.utime(lock_dir_for(target), (ahead, ahead))
+    with file_lock(target, timeout=0) as held:
+        assert abs(time.time() - held.lock_dir.stat().st_mtime) < STALE_SECONDS / 2
+    assert not lock_dir_for(target).exists()
 
 
 # ---------------------------------------------------------------- owner records
@@ -294,12 +337,17 @@ def _write_record(target: Path, **fields: object) -> None:
         "pid": None,
         "start": None,
         "host": socket.gethostname(),
+        "pidns": os.readlink("/proc/self/ns/pid"),
+        "boot": BOOT_ID,
         "token": "f" * 32,
         "inode": st.st_ino,
         "mtimeNs": st.st_mtime_ns,
     }
     record.update(fields)
     owner_path(target).write_text(json.dumps(record))
+
+
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
 
 
 def _start_ticks(pid: int) -> str:
@@ -344,6 +392,26 @@ def test_owner_record_of_a_dead_pid_on_this_host_allows_takeover(target: Path) -
     lock_dir_for(target).mkdir()
     _write_record(target, pid=_a_dead_pid())
     assert take_once(target)
+
+
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        {"pidns": "pid:[1]"},  # a sandbox or container sharing the directory: its PIDs are its own
+        {"boot": "00000000-0000-0000-0000-000000000000"},  # before a reboot, or another machine
+        {"pidns": None, "boot": None},  # a record that cannot say (an older version's)
+    ],
+)
+def test_a_dead_looking_pid_proves_nothing_from_another_pid_namespace_or_boot(
+    target: Path, elsewhere: dict[str, object], sleeper: subprocess.Popen[bytes]
+) -> None:
+    """Early takeover needs proof; without it the holder gets proper-lockfile's 30 s."""
+    for pid, start in ((_a_dead_pid(), None), (sleeper.pid, "1")):  # no such PID; PID "reused"
+        lock_dir_for(target).mkdir()
+        _write_record(target, pid=pid, start=start, **elsewhere)
+        assert not take_once(target)
+        backdate(lock_dir_for(target), STALE_SECONDS + 1)
+        assert take_once(target)
 
 
 @pytest.mark.parametrize("garbage", ["", "{not json", "[1, 2]", '{"pid": "12"}'])
@@ -622,10 +690,15 @@ def test_crash_debris_is_swept_once_old_and_kept_while_young(target: Path, crash
     debris = lock_debris(target.parent)
     assert debris, "the fault injection left nothing to sweep"
     assert MemoryStore(target.parent).add("memory", "young debris is kept")["success"]
-    # A young private dir could belong to a writer that is still publishing: kept. (A dead
-    # record may legitimately be overwritten when the next lock dir reuses its inode.)
-    private = [n for n in debris if not n.startswith(".MEMORY.md.lock.owner.") and n != "MEMORY.md.lock"]
-    assert set(private) <= set(lock_debris(target.parent))
+    if lock_mode == "renameat2":
+        # A private dir whose record proves its process dead goes at once, however young.
+        assert lock_debris(target.parent) == []
+    else:
+        # What proves nothing (a temp record; a record whose directory is gone, whose name the
+        # next lock dir may reuse) stays while young. (A dead record may legitimately be
+        # overwritten when the next lock dir reuses its inode.)
+        temps = [n for n in debris if n.endswith(".tmp")]
+        assert set(temps) <= set(lock_debris(target.parent))
     _age_debris(target.parent)
     # Within 30 s of its last sweep a process does not scan again (see the next test).
     lockmod._last_sweep.clear()
@@ -706,6 +779,51 @@ for _ in range(3):
     assert sorted(p.name for p in target.parent.iterdir()) == ["MEMORY.md"]
 
 
+POOL = """
+import json, multiprocessing, os, sys
+from pathlib import Path
+from pi_memory.memory import MemoryStore
+from pi_memory.memory import lock
+
+directory = sys.argv[1]
+
+
+def work(i):
+    return MemoryStore(directory, memory_char_limit=10**6).add("memory", f"worker fact {i}")["success"]
+
+
+def others_leftovers():
+    \"\"\"Lock files beside MEMORY.md that are not this process's own spare and its record.\"\"\"
+    own = set()
+    for key, spare in lock._spares.items():
+        own.update((spare.path.name, lock.owner_record_path(Path(key), spare.inode).name))
+    return sorted(n for n in os.listdir(directory) if ".lock" in n and n not in own)
+
+
+store = MemoryStore(directory, memory_char_limit=10**6)
+assert store.add("memory", "before the pool")["success"]  # this process's first lock: its sweep
+pool = multiprocessing.get_context("fork").Pool(4)
+assert all(pool.map(work, range(40)))
+assert store.add("memory", "while the workers live")["success"]
+alive = others_leftovers()
+pool.terminate()  # what `with Pool(...)` does on exit: the workers never run atexit
+pool.join()
+assert store.add("memory", "after the pool")["success"]
+print(json.dumps({"alive": alive, "after": others_leftovers()}))
+"""
+
+
+def test_spares_of_dead_multiprocessing_workers_are_swept_on_the_next_lock(target: Path, lock_mode: str) -> None:
+    """Workers leave through os._exit (or SIGTERM), so their spares and records outlive them."""
+    out = subprocess.run([sys.executable, "-c", POOL, str(target.parent)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    seen = json.loads(out.stdout)
+    if lock_mode == "renameat2":
+        # Each live worker's spare and record are kept: they are its next lock.
+        assert len(seen["alive"]) == 8, seen
+    assert seen["after"] == [], "a dead worker's spare outlived the next lock"
+
+
 # ---------------------------------------------------------------- timeout and waiting
 
 
@@ -774,9 +892,9 @@ def test_waiter_gets_the_lock_once_the_holder_releases(target: Path, holders: li
 
 
 def test_refresh_keeps_a_long_holder_fresh(target: Path, holders: list[Holder]) -> None:
-    """Simulate a 31 s hold without sleeping: age the lock, then refresh as the holder would."""
+    """Simulate a 16 s hold without sleeping: age the lock, then refresh as the holder does (at stale/2)."""
     with file_lock(target) as held:
-        old_ns = time.time_ns() - int((STALE_SECONDS + 1) * 1e9)
+        old_ns = time.time_ns() - int((STALE_SECONDS / 2 + 1) * 1e9)
         os.utime(held.lock_dir, ns=(old_ns, old_ns))
         held.mtime_ns = held.lock_dir.stat().st_mtime_ns
         held.refresh()
@@ -792,6 +910,23 @@ def test_refresh_keeps_a_long_holder_fresh(target: Path, holders: list[Holder]) 
         )
         assert probe.stdout.strip() == "busy"
     assert not held.lock_dir.exists()
+
+
+def test_a_lock_found_stale_at_refresh_is_compromised_not_revived(target: Path) -> None:
+    """Its holder was stopped past the stale time: another writer may be taking it over right now."""
+    with file_lock(target) as held:
+        old_ns = time.time_ns() - int((STALE_SECONDS + 1) * 1e9)
+        os.utime(held.lock_dir, ns=(old_ns, old_ns))
+        held.mtime_ns = held.lock_dir.stat().st_mtime_ns
+        held.refresh()
+        assert held.compromised
+        assert held.lock_dir.stat().st_mtime_ns == old_ns  # not touched
+        with pytest.raises(lockmod.LockCompromised):
+            held.confirm()
+    # Left for the stale rule (removing it could race a writer taking it over); the next lock clears it.
+    assert lock_dir_for(target).stat().st_mtime_ns == old_ns
+    assert take_once(target)
+    assert not lock_dir_for(target).exists()
 
 
 def test_without_refresh_an_aged_lock_is_taken_over_by_another_process(target: Path) -> None:

@@ -3,7 +3,7 @@
 from pi_memory.memory.entries import ENTRY_DELIMITER
 from pi_memory.memory.files import FileBackend, default_memory_dir
 from pi_memory.memory.guidance import MEMORY_GUIDANCE
-from pi_memory.memory.lock import LockBusy, file_lock
+from pi_memory.memory.lock import LockBlocked, LockBusy, file_lock
 from pi_memory.memory.results import ToolResult
 from pi_memory.memory.snapshot import SNAPSHOT_CHAR_CAP, bound_snapshot, memory_prompt
 from pi_memory.memory.store import TARGETS, MemoryStore, Result
@@ -15,6 +15,7 @@ __all__ = [
     "SNAPSHOT_CHAR_CAP",
     "TARGETS",
     "FileBackend",
+    "LockBlocked",
     "LockBusy",
     "MemoryStore",
     "MemoryTools",

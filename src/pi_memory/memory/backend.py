@@ -41,6 +41,14 @@ class BackendBusy(Exception):
     """Another writer holds the target; the caller may retry."""
 
 
+class BackendBlocked(BackendBusy):
+    """Something in storage stops every writer until a person removes it; retrying will not help.
+
+    The message says what to remove. A subclass of :class:`BackendBusy`, so code that only
+    knows "busy" still stops without writing.
+    """
+
+
 class Transaction(Protocol):
     """Exclusive access to one target for the duration of a mutation."""
 

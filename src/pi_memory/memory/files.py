@@ -13,11 +13,11 @@ import contextlib
 import os
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from pi_memory.memory.backend import BACKUP_FAILED, BackendBusy, RawText
-from pi_memory.memory.lock import LockBusy, file_lock
+from pi_memory.memory.backend import BACKUP_FAILED, BackendBlocked, BackendBusy, RawText
+from pi_memory.memory.lock import HeldLock, LockBlocked, LockBusy, LockCompromised, file_lock
 
 FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
 _TEMP_PREFIX = ".mem_"
@@ -45,12 +45,15 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def _replace_file(real: Path, data: bytes, mode: int, *, durable: bool) -> None:
+def _replace_file(
+    real: Path, data: bytes, mode: int, *, durable: bool, before_rename: Callable[[], None] | None = None
+) -> None:
     """Write ``data`` to a temp file beside ``real`` (fsynced) and rename it over ``real``.
 
     The directory is *not* fsynced here: the caller does it, possibly after
     releasing a lock, so the rename's journal commit also carries the lock's
-    own bookkeeping instead of costing one more.
+    own bookkeeping instead of costing one more. ``before_rename`` runs last
+    before the rename and may raise to drop the write (the temp file goes too).
     """
     tmp = real.parent / f"{_TEMP_PREFIX}{secrets.token_hex(6)}{_TEMP_SUFFIX}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, mode)
@@ -65,6 +68,8 @@ def _replace_file(real: Path, data: bytes, mode: int, *, durable: bool) -> None:
                 os.fsync(fd)
         finally:
             os.close(fd)
+        if before_rename is not None:
+            before_rename()
         os.rename(tmp, real)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -178,16 +183,25 @@ def _sweep_temps_now_and_then(directory: Path) -> None:
 
 
 class _FileTransaction:
-    def __init__(self, path: Path, real: Path, durable: bool) -> None:
+    def __init__(self, path: Path, real: Path, durable: bool, held: HeldLock) -> None:
         self.path = path
         self.real = real
         self.durable = durable
+        self.held = held
         self.raw, mode = _read_with_mode(real)
         self.mode = _NEW_FILE_MODE if mode is None else mode
         self.written = False
 
     def write(self, text: str) -> None:
-        _replace_file(self.real, text.encode("utf-8"), self.mode, durable=self.durable)
+        """Replace the file, unless the lock was lost meanwhile (then :class:`LockCompromised`).
+
+        What this writer read may be stale by then (another writer took the lock over
+        while it was stopped), so renaming its text into place would lose that writer's
+        changes; the lock is confirmed after the slow part (the fsync), right before the rename.
+        """
+        _replace_file(
+            self.real, text.encode("utf-8"), self.mode, durable=self.durable, before_rename=self.held.confirm
+        )
         self.written = True
 
     def backup(self, raw: RawText) -> str:
@@ -238,11 +252,15 @@ class FileBackend:
         path = self.path(target)
         real = Path(os.path.realpath(path))
         try:
-            with file_lock(real, timeout=timeout, resolved=True):
+            with file_lock(real, timeout=timeout, resolved=True) as held:
                 _sweep_temps_now_and_then(real.parent)
-                txn = _FileTransaction(path, real, self.durable)
+                txn = _FileTransaction(path, real, self.durable, held)
                 yield txn
+        except LockBlocked as exc:
+            raise BackendBlocked(str(exc)) from exc
         except LockBusy as exc:
             raise BackendBusy(str(exc)) from exc
+        except LockCompromised as exc:
+            raise BackendBusy(f"{exc}; nothing was written") from exc
         if txn.written and self.durable:
             fsync_dir(real.parent)

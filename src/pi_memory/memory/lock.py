@@ -12,8 +12,12 @@ Additions that stay invisible to Node:
   running the store in worker threads) queue in memory instead of polling;
 * an owner record *beside* the lock directory (``.<file>.lock.owner.<inode>``;
   never inside it, because proper-lockfile removes stale locks with ``rmdir``).
-  When the holder was one of our processes on this host and is dead, its lock
-  is taken over at once instead of after 30 s. The record is named after the
+  When the holder was one of our processes and is *proven* dead, its lock is
+  taken over at once instead of after 30 s. Proof needs the same host, the same
+  boot and the same PID namespace (``/proc/self/ns/pid``: a sandbox or container
+  sharing the directory numbers its processes differently, so its PID names
+  some other process here) and no process with that PID and start time; without
+  proof the 30 s rule applies, as for a Node holder. The record is named after the
   directory's inode and holds the exact mtime we set, so a record left behind
   by a crash can never be mistaken for the owner of somebody else's newer lock.
 * atomic publication: the lock directory is made under a private name, stamped,
@@ -31,12 +35,23 @@ and the next acquisition re-stamps and re-publishes the same directory. Creating
 and deleting a directory and a record on every lock cost ~230 us per lock on ext4,
 a sixth of a durable add (each allocates or frees an inode, and the directory a
 block, in the journal); re-using them costs ~55 us.
-Spares are removed at interpreter exit; a killed process's spare is swept like any
-crash debris once a minute old, and a process whose spare was swept makes a new one.
+Spares are removed at interpreter exit; a process that exits without it (killed, or a
+``multiprocessing`` worker, which leaves through ``os._exit``) has its spare swept on the
+next lock of that file once it is proven dead, any other debris once a minute old; a
+process whose spare was swept makes a new one.
+
+Two rules beyond proper-lockfile's: a lock dated more than ``stale`` in the future
+(the clock was set back) is stale too, and a lock path that no writer may clear (a
+file, a lock directory with files in it, one this user may not remove) raises
+:class:`LockBlocked`, whose message says what to remove, instead of "busy" forever.
+A holder that lost its lock while stopped (SIGSTOP, a suspended laptop, a debugger)
+learns it from :meth:`HeldLock.confirm` before its write lands.
 
 The fallback is chosen automatically. Tests force it with the environment
 variable ``_PI_MEMORY_LOCK_MKDIR=1`` (read at import, so it reaches
-subprocesses too) or by setting ``_renameat2`` to ``None``.
+subprocesses too) or by setting ``_renameat2`` to ``None``; likewise
+``_PI_MEMORY_LOCK_STALE=<seconds>`` shortens the default stale time for tests of
+a holder stopped past it.
 """
 
 from __future__ import annotations
@@ -48,13 +63,17 @@ import ctypes.util
 import errno
 import json
 import os
+import shlex
 import socket
+import stat
+import sys
 import threading
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 STALE_SECONDS = 30.0
 DEFAULT_TIMEOUT = 3.0
@@ -70,6 +89,23 @@ class LockBusy(Exception):
         super().__init__(f"{path} is locked by another writer (waited {waited:.1f}s)")
         self.path = path
         self.waited = waited
+
+
+class LockBlocked(LockBusy):
+    """The lock path holds something no writer may clear; a person has to remove it.
+
+    A subclass of :class:`LockBusy` so that callers that only know "busy" still stop
+    cleanly; the message names the path and what to do.
+    """
+
+    def __init__(self, path: Path, lock_dir: Path, problem: str, remedy: str) -> None:
+        Exception.__init__(
+            self,
+            f"{lock_dir} {problem}, so no writer can lock {path.name} until it is removed. {remedy}",
+        )
+        self.path = path
+        self.waited = 0.0
+        self.lock_dir = lock_dir
 
 
 class LockCompromised(Exception):
@@ -94,6 +130,8 @@ def _load_renameat2() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
 
 # Private test switch: "1" makes every lock use the mkdir fallback, as on a system without renameat2.
 _FORCE_MKDIR = os.environ.get("_PI_MEMORY_LOCK_MKDIR") == "1"
+# Private test switch: the default stale time, so a test of a holder stopped past it need not wait 30 s.
+_DEFAULT_STALE = float(os.environ.get("_PI_MEMORY_LOCK_STALE") or STALE_SECONDS)
 _renameat2 = None if _FORCE_MKDIR else _load_renameat2()
 # Directories whose filesystem refused RENAME_NOREPLACE: later locks there go straight to mkdir.
 _no_noreplace: set[str] = set()
@@ -147,13 +185,94 @@ def _process_start_ticks(pid: int) -> str | None:
     return fields[19] if fields else None
 
 
-def _pid_alive(pid: int, start_ticks: str | None) -> bool:
+_LINUX = sys.platform.startswith("linux")
+_identity_cache: tuple[dict[str, object], bytes] | None = None
+
+
+def _identity() -> dict[str, object]:
+    """Who this process is in an owner record: PID, start time, host, PID namespace, boot.
+
+    On Linux ``pidns`` and ``boot`` are None when they cannot be known (no procfs, or a
+    procfs that belongs to another PID namespace: ``/proc/self`` is then not our PID), and
+    then nobody's death can be proven from here. (The first PID namespace has the same
+    number on every machine: the host and the boot id tell machines apart.)
+    """
+    return _identity_and_json()[0]
+
+
+def _identity_and_json() -> tuple[dict[str, object], bytes]:
+    """:func:`_identity` and its JSON without the closing brace, cached per PID (a forked
+    child is somebody else): the hot path appends a lock's own fields to it."""
+    global _identity_cache
+    cached = _identity_cache
+    if cached is None or cached[0]["pid"] != os.getpid():
+        pid = os.getpid()
+        pidns: str | None = None
+        boot: str | None = None
+        if _LINUX:
+            with contextlib.suppress(OSError):
+                if os.readlink("/proc/self") == str(pid):
+                    ns = os.readlink("/proc/self/ns/pid")
+                    boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
+                    pidns = ns if boot else None
+        identity: dict[str, object] = {
+            "pid": pid, "start": _process_start_ticks(pid), "host": socket.gethostname(), "pidns": pidns, "boot": boot
+        }
+        cached = _identity_cache = (identity, json.dumps(identity)[:-1].encode())
+    return cached
+
+
+def _record_pid(record: dict[str, Any]) -> int | None:
+    """The PID in owner record ``record`` if it names a process here, else None.
+
+    A PID means the same process here only on the same host, in the same boot and in the
+    same PID namespace: a sandbox or container sharing the directory numbers its own.
+    """
+    me = _identity()
+    if _LINUX and me["pidns"] is None:
+        return None
+    if any(record.get(key) != me[key] for key in ("host", "pidns", "boot")):
+        return None
+    pid = record.get("pid")
+    return pid if isinstance(pid, int) and pid > 0 else None
+
+
+def _provably_dead(record: dict[str, Any]) -> bool:
+    """True only when ``record``'s process is proven gone; anything unproven is alive.
+
+    Proof: its PID names a process here (:func:`_record_pid`) and there is no such
+    process, it is a zombie, or it started at another time (the PID was reused).
+    """
+    pid = _record_pid(record)
+    if pid is None or pid == os.getpid():
+        return False
+    return not _pid_alive(pid, record.get("start"))
+
+
+def _is_stale(mtime_ns: int, stale: float) -> bool:
+    """proper-lockfile's rule (older than ``stale``), and also dated more than ``stale`` ahead.
+
+    A lock stamped before the clock was set back would otherwise never age; a live
+    holder re-stamps its lock with the current clock at every refresh.
+    """
+    return abs(time.time_ns() - mtime_ns) > stale * 1e9
+
+
+def _pid_exists(pid: int) -> bool:
+    """Whether any process has ``pid`` (one signal-0 probe; a zombie counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
+    except OSError:  # PermissionError: somebody else's process
         return True
+    return True
+
+
+def _pid_alive(pid: int, start_ticks: str | None) -> bool:
+    """Whether ``pid`` runs and is the process that started at ``start_ticks`` (if given)."""
+    if not _pid_exists(pid):
+        return False
     fields = _proc_stat(pid)
     if fields is None:
         return True
@@ -181,15 +300,14 @@ class HeldLock:
     _guard: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def refresh(self) -> None:
-        """Touch the lock directory's mtime, as proper-lockfile's holder does."""
+        """Touch the lock directory's mtime, as proper-lockfile's holder does.
+
+        A lock found already stale (this process was stopped or starved) is compromised
+        instead of revived: another writer may be taking it over right now. (proper-lockfile
+        revives it when its mtime is still the holder's; this is stricter on purpose.)
+        """
         with self._guard:
-            try:
-                st = self.lock_dir.stat()
-            except FileNotFoundError:
-                self.compromised = True
-                return
-            if st.st_ino != self.inode or st.st_mtime_ns != self.mtime_ns:
-                self.compromised = True
+            if self.compromised or not self._still_ours():
                 return
             # Record first, naming the current mtime and the coming one, then touch: a holder
             # killed between the two still leaves a record that matches its directory.
@@ -200,6 +318,38 @@ class HeldLock:
             if self.mtime_ns != now_ns:  # a filesystem with coarser timestamps rounded it
                 _write_owner(self, self.mtime_ns, previous_mtime_ns=now_ns)
             self._last_refresh = time.monotonic()
+
+    def confirm(self) -> None:
+        """Raise :class:`LockCompromised` unless the lock is still ours and not stale.
+
+        Call it right before a write lands: a holder that was stopped past the stale
+        time (SIGSTOP, a suspended laptop, a debugger) may have lost its lock to another
+        writer, and renaming what it read earlier over that writer's changes loses them.
+        Costs one ``lstat``.
+        """
+        with self._guard:
+            if not self.compromised and self._still_ours():
+                return
+        raise LockCompromised(
+            f"the lock on {self.target.name} was not held any more (it went stale while this writer "
+            "was paused, and another writer may have taken it over)"
+        )
+
+    def _still_ours(self) -> bool:
+        """Our directory, our mtime, not stale; else mark the lock compromised (under ``_guard``).
+
+        Once stale the lock is no longer ours to touch, even if nobody took it yet: another
+        writer may be removing it at this moment. It is not written under, refreshed or
+        removed on release; the next writer clears it by the stale rule.
+        """
+        try:
+            st = os.lstat(self.lock_dir)
+        except FileNotFoundError:
+            st = None
+        lost = st is None or st.st_ino != self.inode or st.st_mtime_ns != self.mtime_ns
+        if lost or _is_stale(self.mtime_ns, self.stale):
+            self.compromised = True
+        return not self.compromised
 
 
 class _Refresher:
@@ -246,9 +396,7 @@ def owner_record_path(lock_dir: Path, inode: int) -> Path:
 def _write_owner(held: HeldLock, mtime_ns: int, *, previous_mtime_ns: int | None = None) -> None:
     """Replace ``held``'s record atomically; ``previous_mtime_ns`` is accepted as a match too."""
     record = {
-        "pid": os.getpid(),
-        "start": _process_start_ticks(os.getpid()),
-        "host": socket.gethostname(),
+        **_identity(),
         "token": held.token,
         "inode": held.inode,
         "mtimeNs": mtime_ns,
@@ -260,7 +408,6 @@ def _write_owner(held: HeldLock, mtime_ns: int, *, previous_mtime_ns: int | None
     os.replace(tmp, held.owner_file)
 
 
-_RECORD_BASE: dict[str, object] = {}
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
@@ -278,13 +425,8 @@ def _write_owner_fresh(held: HeldLock, *, published: bool) -> None:
     same name, so that one is truncated first: a reader sees ours or nothing, never
     a mix — and an unparsable record only ever reads as "alive".
     """
-    if not _RECORD_BASE or _RECORD_BASE.get("pid") != os.getpid():
-        _RECORD_BASE.clear()
-        _RECORD_BASE.update(
-            pid=os.getpid(), start=_process_start_ticks(os.getpid()), host=socket.gethostname()
-        )
-    record = {**_RECORD_BASE, "token": held.token, "inode": held.inode, "mtimeNs": held.mtime_ns}
-    data = json.dumps(record).encode()
+    fields = b', "token": "%s", "inode": %d, "mtimeNs": %d}' % (held.token.encode(), held.inode, held.mtime_ns)
+    data = _identity_and_json()[1] + fields
     in_place = not published and len(data) < _RECORD_SIZE
     flags = os.O_WRONLY | os.O_CREAT | _O_CLOEXEC | (0 if in_place else os.O_TRUNC)
     fd = os.open(held.owner_file, flags, 0o600)
@@ -303,74 +445,167 @@ def _owner_is_dead(lock_dir: Path, st: os.stat_result) -> bool:
         record = json.loads(owner_record_path(lock_dir, st.st_ino).read_text())
     except (OSError, ValueError):
         return False
-    if not isinstance(record, dict) or record.get("host") != socket.gethostname():
-        return False
-    if record.get("inode") != st.st_ino:
+    if not isinstance(record, dict) or record.get("inode") != st.st_ino:
         return False
     if st.st_mtime_ns not in (record.get("mtimeNs"), record.get("previousMtimeNs")):
         return False
-    pid = record.get("pid")
-    if not isinstance(pid, int) or pid == os.getpid():
-        return False
-    return not _pid_alive(pid, record.get("start"))
+    return _provably_dead(record)
 
 
-def _remove_if_abandoned(lock_dir: Path, stale: float) -> bool:
-    """Remove ``lock_dir`` when it is stale or its owner is dead; True if it is gone."""
+def _remove_if_abandoned(target: Path, lock_dir: Path, stale: float) -> bool:
+    """Remove ``lock_dir`` when it is stale or its owner is dead; True if it is gone.
+
+    Raises :class:`LockBlocked` for what no writer may clear: a path that is not a
+    directory (never a proper-lockfile lock; maybe another tool's), and an abandoned
+    directory that holds files (never a lock either) or that this user may not remove.
+    """
     try:
-        st = lock_dir.stat()
+        st = os.lstat(lock_dir)
     except FileNotFoundError:
         return True
-    stale_by_age = st.st_mtime < time.time() - stale
-    if not stale_by_age and not _owner_is_dead(lock_dir, st):
+    if not stat.S_ISDIR(st.st_mode):
+        raise LockBlocked(
+            target, lock_dir, "is not a lock directory (a file or a link is in its place)",
+            f"If no other program uses it, remove it (rm {_quote(lock_dir)}) and retry.",
+        )
+    if not _is_stale(st.st_mtime_ns, stale) and not _owner_is_dead(lock_dir, st):
         return False
     try:
         os.rmdir(lock_dir)
     except FileNotFoundError:
         return True
-    except OSError as exc:  # e.g. ENOTEMPTY: not a lock we understand
+    except OSError as exc:
         if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
-            return False
+            raise LockBlocked(
+                target, lock_dir, "is an abandoned lock directory with files in it, which no lock has",
+                f"Check what is inside, then remove it (rm -r {_quote(lock_dir)}) and retry.",
+            ) from exc
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS, errno.EBUSY):
+            raise LockBlocked(
+                target, lock_dir, f"is an abandoned lock this user cannot remove ({exc.strerror})",
+                f"Remove it as its owner (rmdir {_quote(lock_dir)}) and retry.",
+            ) from exc
         raise
     with contextlib.suppress(OSError):
         owner_record_path(lock_dir, st.st_ino).unlink()
     return True
 
 
+def _quote(path: Path) -> str:
+    """``path`` as a shell word, for the commands in :class:`LockBlocked` messages."""
+    return shlex.quote(str(path))
+
+
 _SWEEP_EVERY = 30.0
-_last_sweep: dict[str, float] = {}
+
+
+@dataclass
+class _Sweep:
+    """What this process saw at its last sweep beside one lock."""
+
+    at: float  #: monotonic time
+    nlink: int  #: the directory's link count: 2 + its subdirectories, so spares made or removed
+    owners: tuple[int, ...]  #: PIDs of the live processes whose spares were kept
+
+
+_last_sweep: dict[str, _Sweep] = {}
 
 
 def _remove_debris(lock_dir: Path, keep: Path) -> None:
-    """Delete records, private dirs and temp records older than a minute (crash leftovers).
+    """Sweep what gone processes left beside ``lock_dir``: spares, records, crash debris.
 
-    Crashes are rare but their debris must not pile up. A directory scan costs as
-    much as the rest of an uncontended acquisition, so each process sweeps a lock's
-    directory on its first acquisition and then at most every ``_SWEEP_EVERY`` s
-    (only debris older than ``_ORPHAN_AGE`` is removed anyway).
+    A spare and its record go as soon as their process is proven dead (a killed writer,
+    a ``multiprocessing`` worker, which exits without running ``atexit``); anything else
+    (temp records, records that prove nothing) once older than ``_ORPHAN_AGE``.
+
+    A directory scan costs as much as the rest of an uncontended acquisition, so it runs
+    only when something may have changed since this process's last one: its first lock
+    of the file, a changed link count of the directory (a spare made or removed), a gone
+    owner of a spare kept last time, and otherwise every ``_SWEEP_EVERY`` s (filesystems
+    such as btrfs do not count subdirectories in the link count).
     """
-    now = time.monotonic()
     key = str(lock_dir)
-    last = _last_sweep.get(key)
-    if last is not None and now - last < _SWEEP_EVERY:
+    try:
+        nlink = os.stat(lock_dir.parent).st_nlink
+    except OSError:
         return
-    _last_sweep[key] = now
+    now = time.monotonic()
+    last = _last_sweep.get(key)
+    if (
+        last is not None
+        and now - last.at < _SWEEP_EVERY
+        and nlink == last.nlink
+        and all(_pid_exists(pid) for pid in last.owners)
+    ):
+        return
     prefixes = (f".{lock_dir.name}.", f"{lock_dir.name}.")  # the second: older, visible names
-    cutoff = time.time() - _ORPHAN_AGE
+    record_prefix = f".{lock_dir.name}.owner."
     mine = {str(keep)}
     spare = _spares.get(key)
     if spare is not None:
         mine.update((str(spare.path), str(owner_record_path(lock_dir, spare.inode))))
-    with os.scandir(lock_dir.parent) as entries:
-        for entry in entries:
-            if not entry.name.startswith(prefixes) or entry.path in mine:
-                continue
-            with contextlib.suppress(OSError):
-                if entry.stat(follow_symlinks=False).st_mtime < cutoff:
-                    if entry.is_dir(follow_symlinks=False):
-                        os.rmdir(entry.path)
-                    else:
-                        os.unlink(entry.path)
+    with os.scandir(lock_dir.parent) as scan:
+        found = [e for e in scan if e.name.startswith(prefixes) and e.path not in mine]
+    records: list[os.DirEntry[str]] = []
+    private_dirs: dict[int, os.DirEntry[str]] = {}  # by inode, which the records name
+    for entry in found:
+        with contextlib.suppress(OSError):
+            if entry.name.startswith(record_prefix) and entry.name[len(record_prefix):].isdigit():
+                records.append(entry)
+            elif entry.is_dir(follow_symlinks=False):
+                private_dirs[entry.stat(follow_symlinks=False).st_ino] = entry
+    owners: list[int] = []
+    gone: set[str] = set()
+    for entry in records:
+        gone.update(_sweep_dead_spare(Path(entry.path), private_dirs, owners))
+    removed_dirs = len(gone) // 2  # a record and its private directory each
+    cutoff = time.time() - _ORPHAN_AGE
+    for entry in found:
+        if entry.path in gone:
+            continue
+        with contextlib.suppress(OSError):
+            if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                if entry.is_dir(follow_symlinks=False):
+                    os.rmdir(entry.path)
+                    removed_dirs += 1
+                else:
+                    os.unlink(entry.path)
+    _last_sweep[key] = _Sweep(now, nlink - removed_dirs, tuple(owners))
+
+
+def _sweep_dead_spare(
+    record_path: Path, private_dirs: dict[int, os.DirEntry[str]], owners: list[int]
+) -> tuple[str, ...]:
+    """Remove the record at ``record_path`` and its private directory if their process is proven dead.
+
+    Returns both paths once removed; the PID of a live owner here is added to ``owners``.
+    Only a record whose private directory still exists is removed: that directory holds
+    the inode the record is named after, so no other lock can be writing that name.
+    """
+    try:
+        record = json.loads(record_path.read_bytes())
+    except (OSError, ValueError):
+        return ()
+    if not isinstance(record, dict):
+        return ()
+    pid = _record_pid(record)
+    if pid is None or pid == os.getpid():
+        return ()
+    if _pid_alive(pid, record.get("start")):
+        owners.append(pid)
+        return ()
+    inode = record.get("inode")
+    if not isinstance(inode, int) or not record_path.name.endswith(f".owner.{inode}"):
+        return ()
+    private = private_dirs.get(inode)
+    if private is None:
+        return ()
+    try:
+        os.unlink(record_path)
+        os.rmdir(private.path)
+    except OSError:
+        return ()
+    return (str(record_path), private.path)
 
 
 def lock_dir_for(target: Path) -> Path:
@@ -383,7 +618,7 @@ def lock_dir_for(target: Path) -> Path:
 def file_lock(
     target: Path | str,
     timeout: float = DEFAULT_TIMEOUT,
-    stale: float = STALE_SECONDS,
+    stale: float | None = None,
     *,
     resolved: bool = False,
 ) -> Iterator[HeldLock]:
@@ -391,8 +626,9 @@ def file_lock(
 
     Waits up to ``timeout`` seconds (0 means one attempt, as dreaming uses) with
     proper-lockfile's backoff (50 ms, ×1.5, at most 500 ms), then raises
-    :class:`LockBusy`. ``target`` itself need not exist; its directory must.
-    ``resolved=True`` says ``target`` is already a realpath, which saves
+    :class:`LockBusy` (:class:`LockBlocked` at once when the path needs a person).
+    ``stale`` defaults to :data:`STALE_SECONDS`, proper-lockfile's. ``target``
+    itself need not exist; its directory must. ``resolved=True`` says ``target`` is already a realpath, which saves
     resolving it again on a hot path.
     """
     target = Path(target)
@@ -405,7 +641,7 @@ def file_lock(
         raise LockBusy(target, time.monotonic() - started)
     held: HeldLock | None = None
     try:
-        held = _acquire_dir(target, lock_dir, deadline, started, stale)
+        held = _acquire_dir(target, lock_dir, deadline, started, _DEFAULT_STALE if stale is None else stale)
         _refresher.add(held)
         yield held
     finally:
@@ -500,7 +736,13 @@ def _try_once(target: Path, lock_dir: Path, stale: float) -> HeldLock | None:
         if published:
             held.lock_dir = lock_dir
             held.spare = private
-            st = lock_dir.stat()
+            try:
+                st = lock_dir.stat()
+            except FileNotFoundError:  # removed at once by a writer that judged it abandoned
+                if _record_token(held.owner_file) == held.token:
+                    with contextlib.suppress(OSError):
+                        os.unlink(held.owner_file)
+                return None
             if st.st_mtime_ns != held.mtime_ns:  # a filesystem that re-stamps renamed directories
                 held.mtime_ns = st.st_mtime_ns
                 with contextlib.suppress(OSError):
@@ -542,7 +784,7 @@ def _acquire_dir(target: Path, lock_dir: Path, deadline: float, started: float, 
         if held is not None:
             _remove_debris(lock_dir, keep=held.owner_file)
             return held
-        if _remove_if_abandoned(lock_dir, stale):
+        if _remove_if_abandoned(target, lock_dir, stale):
             continue
         now = time.monotonic()
         if now >= deadline:

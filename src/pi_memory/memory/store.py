@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from pi_memory._coerce import whole_number
-from pi_memory.memory.backend import BACKUP_FAILED, BackendBusy, RawText, StorageBackend, Transaction
+from pi_memory.memory.backend import (
+    BACKUP_FAILED,
+    BackendBlocked,
+    BackendBusy,
+    RawText,
+    StorageBackend,
+    Transaction,
+)
 from pi_memory.memory.entries import (
     ENTRY_DELIMITER,
     contains_delimiter,
@@ -387,6 +394,8 @@ class MemoryStore:
                 with self._state:
                     self._entries[target] = outcome
                     self._written[target] = (text, limit, list(outcome))
+        except BackendBlocked as exc:
+            return _fail(f"{exc} Nothing was changed.")
         except BackendBusy as exc:
             # The backend says why (a lock held elsewhere, a lost connection); either way nothing was written.
             return _fail(
