@@ -171,7 +171,7 @@ def test_migration_never_drops_a_line_it_could_not_keep_aside(tmp_path: Path, bl
 
 def test_v3_file_with_unsaveable_damage_opens_and_keeps_its_lines(tmp_path: Path) -> None:
     """No rewrite is needed for a v3 file: it opens, the warning says the copy failed, appends keep the line."""
-    sm, path = _session(tmp_path)
+    _, path = _session(tmp_path)
     path.write_bytes(path.read_bytes() + b"{torn\n")
     Path(str(path) + ".damaged").mkdir()
     with pytest.warns(SessionFileDamagedWarning, match="could not be copied"):

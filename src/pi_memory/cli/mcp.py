@@ -79,8 +79,11 @@ def mcp(
     user_limit = user_limit or getattr(parent, "user_limit", None)
 
     settings, warnings = host_settings(Path.cwd())
-    for warning in warnings:
+    for warning in [*warnings, *settings.section_warnings("pi-memory"), *settings.section_warnings(
+            "pi-memory-recall"), *settings.section_errors("pi-memory-recall")]:
         logging.getLogger("pi_memory.settings").warning("%s", warning)
+    if errors := settings.section_errors("pi-memory"):
+        raise _fail("\n".join(errors))
     section: dict[str, Any] = settings.section("pi-memory")
     if memory_limit is not None:
         section["memoryCharLimit"] = memory_limit
