@@ -21,7 +21,8 @@ def run(home: Path, *args: str, cwd: Path | None = None) -> subprocess.Completed
     env = {**os.environ, "HOME": str(home), "PI_AGENT_HOME": str(home / ".pi" / "agent"), "COLUMNS": "200"}
     env.pop("PI_CODING_AGENT_DIR", None)
     env.pop("SSWORD", None)
-    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60, cwd=cwd)
+    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60, cwd=cwd,
+                          stdin=subprocess.DEVNULL)
 
 
 def tree(root: Path) -> dict[str, bytes | None]:
@@ -35,12 +36,15 @@ def settings_file(home: Path, content: object) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("data_dir", "code", "words"), [
+BAD_DATA_DIRS = [
     ("{tmp}/a-file", 1, ["a-file is a file, not a directory", "pi-memory.dataDir"]),
     ("{tmp}/a-file/memories", 1, ["cannot be created", "a-file is a file", "pi-memory.dataDir"]),
     ("{tmp}/mem\u0000ories", 2, ["pi-memory.dataDir holds a NUL character"]),
     ("{tmp}/pa$SSWORD-dir", 2, ["pi-memory.dataDir in {settings}", "$SSWORD is not set", "write $$ for a literal $"]),
-])
+]
+
+
+@pytest.mark.parametrize(("data_dir", "code", "words"), BAD_DATA_DIRS)
 def test_a_datadir_that_cannot_hold_memory_is_a_message_and_changes_nothing(
         tmp_path: Path, data_dir: str, code: int, words: list[str]) -> None:
     home = tmp_path / "home"
@@ -53,6 +57,20 @@ def test_a_datadir_that_cannot_hold_memory_is_a_message_and_changes_nothing(
         assert "Traceback" not in proc.stderr
         for word in words:
             assert word.format(settings=settings) in proc.stderr, (args, proc.stderr)
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize(("data_dir", "code", "words"), BAD_DATA_DIRS)
+def test_mcp_refuses_to_serve_a_datadir_that_cannot_hold_memory(
+        tmp_path: Path, data_dir: str, code: int, words: list[str]) -> None:
+    home = tmp_path / "home"
+    (tmp_path / "a-file").write_text("not a directory")
+    settings = settings_file(home, {"pi-memory": {"dataDir": data_dir.format(tmp=tmp_path)}})
+    before = tree(tmp_path)
+    proc = run(home, "mcp", cwd=tmp_path)  # stdin is not a client: the server must stop before serving
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    for word in words:
+        assert word.format(settings=settings) in proc.stderr, proc.stderr
     assert tree(tmp_path) == before
 
 
