@@ -42,6 +42,8 @@ def data_dir(value: Any) -> Path:
     """
     if value is None:
         return default_memory_dir()
+    if isinstance(value, os.PathLike):  # a program passing a Path in its config
+        value = os.fspath(value)
     if not isinstance(value, str):
         raise SettingsError(f"pi-memory.dataDir must be a directory path (a string), got {value!r}")
     text = value.strip()
