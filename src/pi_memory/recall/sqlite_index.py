@@ -228,7 +228,8 @@ class SQLiteIndex:
             if version is None or not columns >= _MESSAGE_COLUMNS:
                 problem = "its tables are not the ones recall writes"
             elif version != SCHEMA_VERSION:
-                problem = f"it has recall schema version {version}; this version of pi-memory reads {SCHEMA_VERSION}"
+                problem = (f"it has recall schema version {version}; this version of pi-memory reads "
+                           f"{SCHEMA_VERSION} (a newer pi-memory wrote it: upgrade pi-memory to use it)")
         if problem is not None:
             raise IndexUnavailableError(str(self.path), (
                 f"the recall index {self.path} is a database recall did not write: {problem}. Nothing was changed; "
