@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memext_helpers import start
+from memext_helpers import NO_DREAMS, start
 
 from pi_memory.extensions.memory import ModelRef, SettingsError, parse_settings
 from pi_memory.host.settings import interpolate
@@ -66,17 +66,19 @@ def test_junk_is_refused_with_the_key_and_an_example(section: dict[str, Any], wo
         assert word in str(info.value)
 
 
-def test_85_interpolation() -> None:
+def test_interpolation_is_pis_template_rule_not_upstream_pi_memorys() -> None:
+    """pi-memory's ``${VAR:-default}`` and "unset gives empty" are gone: pi's own rule (the one for
+    ``apiKey`` in models.json) has ``$$`` as its escape and leaves a value naming an unset variable
+    unresolved, so a ``$`` in a password or a path is never eaten."""
     env = {"HOME_DIR": "/h", "EMPTY": "", "A": "1", "B": "2"}
     assert interpolate("${HOME_DIR}/mem", env) == "/h/mem"
     assert interpolate("$HOME_DIR/mem", env) == "/h/mem"
-    assert interpolate("${MISSING:-/fallback}", env) == "/fallback"
-    assert interpolate("${EMPTY:-}", env) == "" and interpolate("${MISSING:-}", env) == ""
-    assert interpolate("${EMPTY:-x}", env) == "x"
+    assert interpolate("${MISSING:-/fallback}", env) == "${MISSING:-/fallback}"
+    assert interpolate("${EMPTY}", env) is None and interpolate("$MISSING", env) is None
     assert interpolate({"a": ["${A}", {"b": "$B"}], "n": 5, "t": True}, env) == {"a": ["1", {"b": "2"}], "n": 5,
                                                                                   "t": True}
     assert interpolate("${A}-${B}", env) == "1-2"
-    assert interpolate("${MISSING:-a:-b}", env) == "a:-b"
+    assert interpolate("postgresql://u:pa$$Xw@h/db", env) == "postgresql://u:pa$Xw@h/db"
 
 
 async def test_85_layers_trust_and_injected_config(tmp_path: Path, _isolated_home: Path,
@@ -147,3 +149,61 @@ def test_backend_settings_are_checked_and_the_dsn_falls_back_to_the_environment(
     monkeypatch.setenv("PI_MEMORY_DSN", "postgresql://agent@env/agents")
     assert parse_settings({"backend": "postgres"}).dsn == "postgresql://agent@env/agents"
     assert parse_settings({"backend": "postgres", "dsn": "postgresql://agent@file/agents"}).dsn.endswith("@file/agents")
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every path under ``root`` with its bytes (``None`` for a directory): what "nothing changed" means."""
+    return {str(p.relative_to(root)): (None if p.is_dir() else p.read_bytes()) for p in sorted(root.rglob("*"))}
+
+
+@pytest.mark.parametrize(("data_dir", "words"), [
+    ("{tmp}/a-file", ["is a file, not a directory", "pi-memory.dataDir"]),
+    ("{tmp}/a-file/memories", ["cannot be created", "a-file is a file", "pi-memory.dataDir"]),
+    ("{tmp}/mem\u0000ories", ["pi-memory.dataDir", "NUL"]),
+    ("{tmp}/pa$SSWORD-dir", ["pi-memory.dataDir", "$SSWORD is not set", "write $$ for a literal $"]),
+])
+async def test_the_host_says_what_to_fix_in_datadir_and_changes_nothing(
+        tmp_path: Path, _isolated_home: Path, monkeypatch: pytest.MonkeyPatch, data_dir: str, words: list[str]) -> None:
+    """The agent keeps running without memory; the error names the setting; no directory appears."""
+    monkeypatch.delenv("SSWORD", raising=False)
+    (tmp_path / "a-file").write_text("not a directory")
+    settings = _isolated_home / ".pi" / "agent" / "settings.json"
+    write(settings, {"dataDir": data_dir.format(tmp=tmp_path), "dreaming": {"enabled": False}})
+    before, home_before = _tree(tmp_path), _tree(_isolated_home)
+    h = await start(tmp_path / "work")
+    assert h.ui.statuses["pi-memory"] == "memory: unavailable"
+    errors = [text for text, kind in h.ui.notifications if kind == "error"]
+    assert len(errors) == 1 and all(word in errors[0] for word in words), errors
+    assert await h.prompt("still there?")  # the host answers without memory
+    await h.close()
+    after = {k: v for k, v in _tree(tmp_path).items() if not k.startswith("work")}
+    assert after == before and _tree(_isolated_home) == home_before
+    assert not (tmp_path / "pa-dir").exists()
+
+
+async def test_the_host_warns_about_a_section_that_is_not_an_object_and_about_deep_json(
+        tmp_path: Path, _isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = _isolated_home / ".pi" / "agent" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"pi-memory": ["dataDir", str(tmp_path / "elsewhere")]}))
+    h = await start(tmp_path, {"dataDir": str(tmp_path / "mem"), **NO_DREAMS})
+    assert [kind for text, kind in h.ui.notifications
+            if text.startswith(f'pi-memory: {settings}: "pi-memory" must be an object') and "a list" in text
+            ] == ["warning"]
+    assert h.ui.statuses["pi-memory"] == "memory: empty"
+    await h.close()
+    settings.write_text("[" * 100_000 + "]" * 100_000)
+    h = await start(tmp_path, {"dataDir": str(tmp_path / "mem"), **NO_DREAMS})
+    assert any(str(settings) in text and "too deeply" in text for text, kind in h.ui.notifications if kind == "warning")
+    assert await h.prompt("hello")
+    await h.close()
+
+
+async def test_a_relative_datadir_is_relative_to_its_settings_file_not_the_cwd(
+        tmp_path: Path, _isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    agent = _isolated_home / ".pi" / "agent"
+    write(agent / "settings.json", {"dataDir": "team-notes", "dreaming": {"enabled": False}})
+    monkeypatch.chdir(tmp_path)
+    h = await start(tmp_path / "work")
+    assert h.ext.store is not None and h.ext.store.dir == agent / "team-notes"
+    await h.close()

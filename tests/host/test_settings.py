@@ -1,4 +1,4 @@
-"""Settings layering, trust gating, interpolation and malformed files (issue 4; pi-memory §8 #85)."""
+"""Settings layering, trust gating, interpolation (pi's template rule) and malformed files."""
 
 from __future__ import annotations
 
@@ -30,31 +30,110 @@ def home(_isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return _isolated_home
 
 
-ENV = {"NAME": "alice", "EMPTY": "", "DIR": "/data"}
+ENV = {"NAME": "alice", "EMPTY": "", "DIR": "/data", "lower": "x"}
 
 
 @pytest.mark.parametrize(
     ("raw", "expected"),
-    [
+    [  # pi 1.6.0's rule (dist/core/resolve-config-value.js, parseConfigValueTemplate + resolveTemplate)
         ("${NAME}", "alice"),
         ("$NAME", "alice"),
-        ("${MISSING:-fallback}", "fallback"),
-        ("${EMPTY:-fallback}", "fallback"),
-        ("${EMPTY:-}", ""),
-        ("${MISSING}", ""),
         ("${DIR}/memories for $NAME", "/data/memories for alice"),
-        ("${MISSING:-a:-b}", "a:-b"),
-        ("$lowercase stays", "$lowercase stays"),
-        ("price $5", "price $5"),
+        ("$lower/y", "x/y"),  # any [A-Za-z_] name, not only capitals
+        ("pa$$SSWORD-dir", "pa$SSWORD-dir"),  # $$ is a literal $
+        ("$$NAME and $!", "$NAME and !"),  # $! is a literal !
+        ("price $5, 100$ and ${", "price $5, 100$ and ${"),  # a $ that starts no name stays
+        ("${MISSING:-fallback}", "${MISSING:-fallback}"),  # not a name: kept as written (no defaults in pi)
+        ("${NAME", "${NAME"),
+        ("pa$SSWORD-dir", None),  # an unset variable: unresolved, never "pa-dir"
+        ("${EMPTY}", None),  # empty counts as unset, as in pi
+        ("$NAME$MISSING", None),
     ],
 )
-def test_interpolation_forms(raw: str, expected: str) -> None:
+def test_interpolation_follows_pis_template_rule(raw: str, expected: str | None) -> None:
     assert interpolate(raw, ENV) == expected
 
 
 def test_interpolation_walks_nested_values_and_leaves_non_strings() -> None:
     value = {"a": ["$NAME", {"b": "${DIR}"}], "n": 3, "t": True, "z": None}
     assert interpolate(value, ENV) == {"a": ["alice", {"b": "/data"}], "n": 3, "t": True, "z": None}
+
+
+def test_interpolation_leaves_out_unresolved_values_and_says_where() -> None:
+    notes: list[tuple[str, str, bool]] = []
+    value = {"dsn": "postgresql://u:pa$Xw@h/db", "l": ["$NAME", "$NOPE"], "d": "${A:-b}", "keep": 1}
+    out = interpolate(value, ENV, report=lambda *note: notes.append(note), where="pi-memory")
+    assert out == {"l": ["alice"], "d": "${A:-b}", "keep": 1}
+    assert [(where, fatal) for where, _, fatal in notes] == [
+        ("pi-memory.dsn", True), ("pi-memory.l[1]", True), ("pi-memory.d", False)]
+    assert "$Xw is not set" in notes[0][1] and "$$" in notes[0][1]
+
+
+def test_only_extension_sections_expand_and_unset_variables_are_errors_naming_file_and_key(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pi expands nothing in settings.json, so its own keys stay as written; a section value naming
+    an unset variable is left out and reported, never silently changed (``pa$SSWORD-dir`` → ``pa-dir``)."""
+    monkeypatch.setenv("MEMDIR", "/m")
+    monkeypatch.delenv("SSWORD", raising=False)
+    path = put(home / ".pi/agent/settings.json", {
+        "shellCommandPrefix": "export A=$MEMDIR", "pi-memory": {"dataDir": "pa$SSWORD-dir", "userCharLimit": "$$5"},
+        "pi-memory-recall": {"url": "$MEMDIR/recall.db"}})
+    s = load_settings(tmp_path, project_trusted=False)
+    assert s.get("shellCommandPrefix") == "export A=$MEMDIR"
+    assert s.section("pi-memory") == {"userCharLimit": "$5"}
+    assert s.section("pi-memory-recall") == {"url": "/m/recall.db"}
+    (error,) = s.section_errors("pi-memory")
+    assert error.startswith(f"pi-memory.dataDir in {path}: $SSWORD is not set") and "write $$" in error
+    assert s.warnings == [] and s.section_warnings("pi-memory") == [] and s.section_errors("pi-memory-recall") == []
+
+
+@pytest.mark.parametrize(("value", "kind"), [("/tmp/mem", "a string ('/tmp/mem')"), (["dataDir"], "a list"),
+                                              (3, "a number (3)"), (True, "true")])
+def test_a_section_that_is_not_an_object_is_ignored_with_a_warning_naming_file_and_key(
+    home: Path, tmp_path: Path, value: object, kind: str
+) -> None:
+    path = put(home / ".pi/agent/settings.json", {"pi-memory": value})
+    project = put(tmp_path / ".pi/settings.json", {"pi-memory": {"userCharLimit": 7}})
+    s = load_settings(tmp_path, project_trusted=True)
+    assert s.section("pi-memory") == {"userCharLimit": 7}
+    (warning,) = s.section_warnings("pi-memory")
+    assert warning.startswith(f'{path}: "pi-memory" must be an object') and kind in warning and "ignored" in warning
+    assert str(project) not in warning and s.section_warnings("other") == []
+
+
+def test_relative_paths_in_a_section_resolve_against_the_settings_file_directory(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    put(home / ".pi/agent/settings.json", {"pi-memory": {"dataDir": "mem"}, "pi-memory-recall": {"url": "r.db"}})
+    project = tmp_path / "proj"
+    monkeypatch.chdir(tmp_path)  # never the current directory
+    s = load_settings(project, project_trusted=True)
+    assert s.section("pi-memory") == {"dataDir": str(home / ".pi/agent/mem")}
+    assert s.section("pi-memory-recall") == {"url": str(home / ".pi/agent/r.db")}
+    put(project / ".pi/settings.json", {"pi-memory": {"dataDir": "../notes"},
+                                         "pi-memory-recall": {"url": "postgresql://h/db"}})
+    s = load_settings(project, project_trusted=True)
+    assert s.section("pi-memory") == {"dataDir": str(project / ".pi/../notes")}
+    assert s.section("pi-memory-recall") == {"url": "postgresql://h/db"}
+    for kept in ("/abs/mem", "~/mem", "", 42):
+        put(project / ".pi/settings.json", {"pi-memory": {"dataDir": kept}})
+        assert load_settings(project, project_trusted=True).section("pi-memory") == {"dataDir": kept}
+
+
+@pytest.mark.parametrize("depth", [2_000, 100_000])
+def test_deeply_nested_settings_and_trust_store_are_messages_not_crashes(
+    home: Path, tmp_path: Path, depth: int
+) -> None:
+    deep = "[" * depth + "]" * depth
+    path = put(home / ".pi/agent/settings.json", '{"pi-memory": ' + deep + "}")
+    s = load_settings(tmp_path, project_trusted=False)
+    (warning,) = s.warnings
+    assert str(path) in warning and "too deeply" in warning and "ignored" in warning
+    trust = put(home / ".pi/agent/trust.json", deep)
+    with pytest.raises(TrustStoreError, match="too deeply"):
+        ProjectTrustStore(trust.parent).get(tmp_path)
+    assert path.read_text() == '{"pi-memory": ' + deep + "}" and trust.read_text() == deep
 
 
 def test_config_layer_overrides_global_per_key(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,10 +167,10 @@ def test_project_layer_only_when_trusted_and_never_interpolated(
     project = tmp_path / "proj"
     put(project / ".pi/settings.json", {"pi-memory": {"memoryCharLimit": "$SECRET"}, "defaultModel": "m"})
     untrusted = load_settings(project, project_trusted=False)
-    assert untrusted.section("pi-memory") == {"dataDir": "s3cr3t", "memoryCharLimit": 1}
+    assert untrusted.section("pi-memory") == {"dataDir": str(home / ".pi/agent/s3cr3t"), "memoryCharLimit": 1}
     assert untrusted.get("defaultModel") is None
     trusted = load_settings(project, project_trusted=True)
-    assert trusted.section("pi-memory") == {"dataDir": "s3cr3t", "memoryCharLimit": "$SECRET"}
+    assert trusted.section("pi-memory") == {"dataDir": str(home / ".pi/agent/s3cr3t"), "memoryCharLimit": "$SECRET"}
     assert trusted.get("defaultModel") == "m"
 
 

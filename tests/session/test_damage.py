@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from session_builders import asst, user
 
-from pi_memory.session import SessionFileDamagedWarning, SessionManager
+from pi_memory.session import SessionError, SessionFileDamagedWarning, SessionManager
 
 
 def _session(tmp_path: Path) -> tuple[SessionManager, Path]:
@@ -120,3 +123,59 @@ def test_lines_that_only_parse_when_joined_are_damage(tmp_path: Path) -> None:
     assert [d.line for d in sm.damaged_lines] == [2, 3, 4]
     path.write_text("\n".join([header, legit]) + "\n")
     assert SessionManager.open(str(path)).get_entries()[0]["data"] == '[{"a":1},{"b":2}]'
+
+
+_V1_WITH_GARBAGE = (
+    '{"type":"session","id":"v1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}\n'
+    '{"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"a","timestamp":1}}\n'
+    "garbage that was typed here\n"
+)
+
+
+def _immutable(path: Path) -> Callable[[], None]:
+    """``path`` as a sidecar that cannot be appended to, even by root (``chattr +i``)."""
+    path.write_text("")
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode:
+        pytest.skip("chattr +i is not available here")
+    return lambda: subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+@pytest.mark.parametrize("blocker", ["directory", "immutable file"])
+def test_migration_never_drops_a_line_it_could_not_keep_aside(tmp_path: Path, blocker: str) -> None:
+    """A v1 file must be rewritten as v3, which leaves unreadable lines out; when ``<file>.damaged``
+    cannot take them, opening refuses and the file keeps every byte."""
+    path = tmp_path / "old.jsonl"
+    path.write_text(_V1_WITH_GARBAGE)
+    sidecar = Path(str(path) + ".damaged")
+    undo: Callable[[], None] = lambda: None  # noqa: E731
+    if blocker == "directory":
+        sidecar.mkdir()
+    else:
+        undo = _immutable(sidecar)
+    try:
+        with pytest.warns(SessionFileDamagedWarning, match="could not be copied"), \
+                pytest.raises(SessionError, match=r"exist only in this file.*\.damaged aside"):
+            SessionManager.open(str(path))
+        assert path.read_text() == _V1_WITH_GARBAGE  # nothing dropped, nothing migrated
+    finally:
+        undo()
+    if blocker == "directory":
+        sidecar.rmdir()
+    else:
+        sidecar.unlink()
+    with pytest.warns(SessionFileDamagedWarning):
+        sm = SessionManager.open(str(path))  # the way out works: the sidecar takes the line, then the rewrite
+    assert "garbage" not in path.read_text() and "garbage that was typed here" in sidecar.read_text()
+    assert sm.damaged_sidecar == str(sidecar) and len(sm.get_entries()) == 1
+
+
+def test_v3_file_with_unsaveable_damage_opens_and_keeps_its_lines(tmp_path: Path) -> None:
+    """No rewrite is needed for a v3 file: it opens, the warning says the copy failed, appends keep the line."""
+    _, path = _session(tmp_path)
+    path.write_bytes(path.read_bytes() + b"{torn\n")
+    Path(str(path) + ".damaged").mkdir()
+    with pytest.warns(SessionFileDamagedWarning, match="could not be copied"):
+        reopened = SessionManager.open(str(path))
+    assert reopened.damaged_sidecar is None
+    reopened.append_message(user("more"))
+    assert b"{torn\n" in path.read_bytes()

@@ -32,6 +32,7 @@ __all__ = [
     "SettingsError",
     "close_store",
     "connect_failure",
+    "data_dir",
     "describe_dsn",
     "describe_store",
     "open_store",
@@ -45,6 +46,27 @@ BACKENDS = ("file", "postgres")
 
 class SettingsError(ValueError):
     """The ``pi-memory`` settings cannot open a store; the message names the key to fix."""
+
+
+def data_dir(value: Any) -> Path:
+    """``pi-memory.dataDir`` as an absolute directory path (blank or missing: the default).
+
+    Shared by every reader of the section, so a value that cannot name a directory (not a
+    string, a NUL character) is refused the same way everywhere, with the key in the message.
+    """
+    if value is None:
+        return default_memory_dir()
+    if isinstance(value, os.PathLike):  # a program passing a Path in its config
+        value = os.fspath(value)
+    if not isinstance(value, str):
+        raise SettingsError(f"pi-memory.dataDir must be a directory path (a string), got {value!r}")
+    text = value.strip()
+    if not text:
+        return default_memory_dir()
+    if "\0" in text:
+        raise SettingsError(f"pi-memory.dataDir holds a NUL character (\\u0000), which no path can contain: "
+                            f"write the directory's path, got {value!r}")
+    return Path(text).expanduser().absolute()
 
 
 def open_store(
@@ -70,8 +92,7 @@ def open_store(
     if kind not in BACKENDS:
         raise SettingsError(f"pi-memory.backend must be one of {', '.join(BACKENDS)}, got {kind!r}")
     if kind == "file":
-        where = dir if dir is not None else config.get("dataDir")
-        directory = Path(str(where)).expanduser() if where else default_memory_dir()
+        directory = Path(dir).expanduser() if dir is not None else data_dir(config.get("dataDir"))
         return MemoryStore(backend=FileBackend(directory), **limits)
 
     from pi_memory.backends.postgres import PostgresBackend
@@ -105,8 +126,9 @@ def describe_store(store: MemoryStore) -> str:
 def store_problem(store: MemoryStore) -> str | None:
     """Why ``store`` cannot be used at all right now (what to fix), or ``None``.
 
-    Only shared backends answer (PostgreSQL: unreachable server, refused login, a newer schema);
-    the file backend reports its problems per file, in each result, as it always has.
+    PostgreSQL: an unreachable server, a refused login, a newer schema. Files: a memory directory
+    that names a file or cannot be created; the problems of one file (drift, unreadable) are
+    reported per file, in each result, as they always have been.
     """
     check = getattr(store.backend, "check", None)
     return check() if callable(check) else None

@@ -66,7 +66,7 @@ def mcp(
     """Serve MEMORY.md / USER.md to MCP clients: memory and recall tools, two resources, one prompt."""
     import anyio
 
-    from pi_memory.backends import SettingsError, open_store
+    from pi_memory.backends import SettingsError, open_store, store_problem
     from pi_memory.cli.options import host_settings
     from pi_memory.mcp import create_server, discover_providers, serve_stdio
     from pi_memory.mcp.http import BindError, check_bind, load_token, parse_bind, serve_http
@@ -82,8 +82,11 @@ def mcp(
     user_limit = user_limit or getattr(parent, "user_limit", None)
 
     settings, warnings = host_settings(Path.cwd())
-    for warning in warnings:
+    for warning in [*warnings, *settings.section_warnings("pi-memory"), *settings.section_warnings(
+            "pi-memory-recall"), *settings.section_errors("pi-memory-recall")]:
         logging.getLogger("pi_memory.settings").warning("%s", warning)
+    if errors := settings.section_errors("pi-memory"):
+        raise _fail("\n".join(errors))
     section: dict[str, Any] = settings.section("pi-memory")
     if memory_limit is not None:
         section["memoryCharLimit"] = memory_limit
@@ -100,6 +103,8 @@ def mcp(
         store = open_store(section, dir=dir, dsn=dsn, namespace=namespace)
     except (BindError, SettingsError, ValueError) as exc:
         raise _fail(str(exc)) from None
+    if store.dir is not None and (problem := store_problem(store)) is not None:
+        raise _fail(problem)  # a directory that cannot hold memory (a shared database is checked per call)
     store.load_from_disk()
     from pi_memory.mcp.recall import recall_tools
 

@@ -148,8 +148,16 @@ def load_memory_settings(options: Options, cwd: Path | None = None) -> tuple[Mem
         overrides["memoryCharLimit"] = options.memory_limit
     if options.user_limit is not None:
         overrides["userCharLimit"] = options.user_limit
-    parsed = parse_settings(settings.section(SECTION), overrides)
+    notes = settings.section_warnings(SECTION)  # what was ignored may be why a value is missing
+    errors = settings.section_errors(SECTION)
+    if errors and options.dir is None and options.dsn is None:  # --dir/--dsn say where memory is
+        raise SettingsError("\n".join(errors))
+    notes += errors
+    try:
+        parsed = parse_settings(settings.section(SECTION), overrides)
+    except SettingsError as exc:
+        raise SettingsError("\n".join([str(exc), *(f"Warning: {note}" for note in notes)])) from None
     if options.namespace is not None and parsed.backend != "postgres":
         raise SettingsError("--namespace only applies to the PostgreSQL backend: add --dsn, or set "
                             "pi-memory.backend to \"postgres\"")
-    return parsed, warnings
+    return parsed, [*warnings, *notes]

@@ -8,49 +8,64 @@ Layers, lowest priority first:
 3. **project** — ``<cwd>/.pi/settings.json``, read **only** when the project is trusted,
    because a cloned repository must not configure the agent that opens it.
 
-The global and config layers may reference environment variables (``${VAR}``,
-``${VAR:-default}``, ``$VAR``); the project layer never is interpolated, so a repository
-cannot read your secrets into its settings. The full settings merge like pi's (nested
-objects merge recursively, everything else is replaced); an extension's section merges
-like pi-memory's ``loadPiSettings`` (top-level keys of the section, shallow). A malformed
-file is reported as a warning and ignored — never a crash.
+The full settings merge like pi's (nested objects merge recursively, everything else is
+replaced) and are used as pi uses them: pi 1.6.0 expands no environment variables in
+``settings.json``, so neither do we for its keys. An extension's section (:meth:`Settings.section`)
+merges like pi-memory's ``loadPiSettings`` (top-level keys of the section, shallow), and in the
+global and config layers its strings expand environment variables with pi's own template rule,
+the one pi applies to ``apiKey`` and header values (``$NAME``, ``${NAME}``, ``$$`` for a literal
+``$``; :func:`pi_memory._coerce.expand_env_template`). A value naming an unset variable is left
+out and reported (:meth:`Settings.section_errors`). The project layer is never expanded, so a
+repository cannot read your secrets into its settings. A malformed file is reported as a
+warning and ignored — never a crash.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from pi_memory._coerce import expand_env_template
 from pi_memory.host.paths import config_dir, global_agent_dir, project_config_dir
 
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-(.*?))?\}|\$([A-Z_][A-Z0-9_]*)")
 
+def interpolate(
+    value: Any, env: Mapping[str, str] | None = None, *, report: Callable[[str, str, bool], None] | None = None,
+    where: str = "",
+) -> Any:
+    """Expand pi's ``$NAME`` / ``${NAME}`` templates in every string of ``value`` (``$$`` is ``$``).
 
-def interpolate(value: Any, env: dict[str, str] | None = None) -> Any:
-    """Expand ``${VAR}``, ``${VAR:-default}`` and ``$VAR`` in every string of ``value``.
-
-    Unset or empty variables take the default, else ``""``. Dicts and lists are walked;
-    other values are returned unchanged.
+    The rule is :func:`~pi_memory._coerce.expand_env_template` (pi's ``resolveConfigValue``).
+    A string naming an unset or empty variable is unresolved, as in pi: it is left out of its
+    object or list (a bare string gives ``None``), and ``report(where, message, True)`` says
+    which variable and how to write a literal ``$``; ``report(where, message, False)`` notes a
+    ``${...}`` kept as written. Other values are returned unchanged.
     """
-    environ = os.environ if env is None else env
     if isinstance(value, str):
-
-        def expand(match: re.Match[str]) -> str:
-            name = match.group(1) or match.group(3)
-            current = environ.get(name, "")
-            if current:
-                return current
-            return match.group(2) or ""
-
-        return _VAR.sub(expand, value)
+        expanded = expand_env_template(value, env)
+        if report is not None:
+            for span in expanded.kept:
+                report(where, f"{span} is kept as written: only $NAME and ${{NAME}} are expanded "
+                              "(pi's rule has no defaults)", False)
+            if expanded.missing:
+                names = ", ".join(f"${name}" for name in expanded.missing)
+                report(where, f"{names} {'is' if len(expanded.missing) == 1 else 'are'} not set (or empty): set it, "
+                              "or write $$ for a literal $", True)
+        return expanded.value
     if isinstance(value, dict):
-        return {k: interpolate(v, env) for k, v in value.items()}
+        result: dict[str, Any] = {}
+        for key, item in value.items():
+            done = interpolate(item, env, report=report, where=f"{where}.{key}" if where else str(key))
+            if done is not None or item is None:
+                result[key] = done
+        return result
     if isinstance(value, list):
-        return [interpolate(v, env) for v in value]
+        items = [(item, interpolate(item, env, report=report, where=f"{where}[{n}]")) for n, item in enumerate(value)]
+        return [done for item, done in items if done is not None or item is None]
     return value
 
 
@@ -75,14 +90,54 @@ def migrate(settings: dict[str, Any]) -> dict[str, Any]:
     return settings
 
 
+#: Keys that hold file paths, per section (read by every reader of the section through :meth:`Settings.section`).
+PATH_KEYS: dict[str, tuple[str, ...]] = {"pi-memory": ("dataDir",), "pi-memory-recall": ("url",)}
+
+
 @dataclass(frozen=True)
 class SettingsLayer:
-    """One settings file as read."""
+    """One settings file as read (``error`` when the whole file is ignored).
+
+    ``expand_env``: whether extension sections of this layer expand environment variables.
+    """
 
     scope: str
     path: Path
     data: dict[str, Any]
     error: str | None = None
+    expand_env: bool = False
+
+    def section(self, name: str) -> SectionRead:
+        """This layer's ``name`` section (expanded when the layer allows) and what is wrong with it."""
+        value = self.data.get(name)
+        if value is None:
+            return SectionRead(None)
+        if not isinstance(value, dict):
+            return SectionRead(None, (f"{self.path}: \"{name}\" must be an object of settings such as "
+                                      f"{{\"key\": value}}, not {_json_kind(value)}; it is ignored until you fix it",))
+        if not self.expand_env:
+            return SectionRead(value)
+        ignored: list[str] = []
+        unresolved: list[str] = []
+
+        def report(key: str, text: str, fatal: bool) -> None:
+            (unresolved if fatal else ignored).append(f"{key} in {self.path}: {text}")
+
+        try:
+            expanded = interpolate(value, report=report, where=name)
+        except RecursionError:
+            return SectionRead(None, (f"{self.path}: \"{name}\" nests objects or lists too deeply to read; "
+                                      "it is ignored",))
+        return SectionRead(expanded, tuple(ignored), tuple(unresolved))
+
+
+class SectionRead(NamedTuple):
+    """One layer's section: ``value`` (``None`` when absent or ignored), notes about what was
+    ignored, and values left out because they name an unset variable."""
+
+    value: dict[str, Any] | None
+    ignored: tuple[str, ...] = ()
+    unresolved: tuple[str, ...] = ()
 
 
 def read_layer(scope: str, path: Path, *, interpolate_env: bool) -> SettingsLayer:
@@ -103,10 +158,12 @@ def read_layer(scope: str, path: Path, *, interpolate_env: bool) -> SettingsLaye
             f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             "it is ignored until you fix it",
         )
+    except RecursionError:
+        return SettingsLayer(scope, path, {}, f"{path} nests objects or lists too deeply to read (keep it under a "
+                                              "few hundred levels); it is ignored until you fix it")
     if not isinstance(data, dict):
         return SettingsLayer(scope, path, {}, f"{path} must hold a JSON object at the top; it is ignored")
-    data = migrate(data)
-    return SettingsLayer(scope, path, interpolate(data) if interpolate_env else data)
+    return SettingsLayer(scope, path, migrate(data), expand_env=interpolate_env)
 
 
 @dataclass
@@ -119,22 +176,61 @@ class Settings:
 
     @property
     def warnings(self) -> list[str]:
+        """Files that are ignored and why (problems inside a section: :meth:`section_warnings`)."""
         return [layer.error for layer in self.layers if layer.error]
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.merged.get(key, default)
 
-    def section(self, name: str) -> dict[str, Any]:
+    def section(self, name: str, *, paths: Iterable[str] | None = None) -> dict[str, Any]:
         """An extension's section, merged per top-level key (pi-memory's rule).
 
-        A section that is not an object in some layer is ignored in that layer.
+        A section that is not an object in some layer is ignored in that layer (see
+        :meth:`section_warnings`). The keys in ``paths`` (default: :data:`PATH_KEYS` of the
+        section) hold file paths: a relative one is resolved against the directory of the
+        settings file that set it, as pi resolves the resource paths in its settings, so it
+        never depends on where the agent was started.
         """
+        path_keys = set(PATH_KEYS.get(name, ()) if paths is None else paths)
         result: dict[str, Any] = {}
         for layer in self.layers:
-            value = layer.data.get(name)
-            if isinstance(value, dict):
+            value = layer.section(name).value
+            if value is not None:
                 result.update(value)
+                for key in path_keys & value.keys():
+                    result[key] = _relative_to(value[key], layer.path.parent)
         return result
+
+    def section_warnings(self, name: str) -> list[str]:
+        """What of the ``name`` section is ignored, naming the file (a section that is not an
+        object, a ``${...}`` that is not a variable name)."""
+        return [note for layer in self.layers for note in layer.section(name).ignored]
+
+    def section_errors(self, name: str) -> list[str]:
+        """Values of the ``name`` section left out because they name an unset variable, naming
+        the file and the key. A reader should refuse to run rather than use a default in their
+        place: a memory directory or database guessed wrong splits what the agent remembers."""
+        return [note for layer in self.layers for note in layer.section(name).unresolved]
+
+
+def _relative_to(value: Any, directory: Path) -> Any:
+    """``value`` joined to ``directory`` when it is a relative path (not ``~``, not a URL, not blank)."""
+    if not isinstance(value, str) or not value.strip() or "://" in value:
+        return value
+    text = value.strip()
+    if os.path.isabs(os.path.expanduser(text)):
+        return value
+    return os.path.join(directory, text)
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    if isinstance(value, list):
+        return "a list"
+    return f"a number ({value!r})" if isinstance(value, (int, float)) else type(value).__name__
 
 
 def load_settings(cwd: Path | str, *, project_trusted: bool) -> Settings:
@@ -147,6 +243,10 @@ def load_settings(cwd: Path | str, *, project_trusted: bool) -> Settings:
     if project_trusted:
         layers.append(read_layer("project", project_config_dir(cwd) / "settings.json", interpolate_env=False))
     merged: dict[str, Any] = {}
-    for layer in layers:
-        merged = deep_merge(merged, layer.data)
+    for n, layer in enumerate(layers):
+        try:
+            merged = deep_merge(merged, layer.data)
+        except RecursionError:  # two layers nesting the same keys hundreds of levels deep
+            layers[n] = SettingsLayer(layer.scope, layer.path, {}, f"{layer.path} nests objects too deeply to "
+                                                                   "merge with the other settings; it is ignored")
     return Settings(layers=layers, project_trusted=project_trusted, merged=merged)

@@ -63,6 +63,9 @@ class ProjectTrustStore:
         except json.JSONDecodeError as exc:
             msg = f"cannot read trust store {self.path}: {exc.msg}; fix or delete it"
             raise TrustStoreError(msg) from exc
+        except RecursionError:
+            msg = f"cannot read trust store {self.path}: it nests too deeply; fix or delete it"
+            raise TrustStoreError(msg) from None
         if not isinstance(data, dict) or not all(v is True or v is False or v is None for v in data.values()):
             raise TrustStoreError(f"invalid trust store {self.path}: expected an object of true/false/null")
         return data

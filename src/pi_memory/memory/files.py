@@ -235,6 +235,29 @@ class FileBackend:
     def prepare(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
 
+    def check(self) -> str | None:
+        """Why this directory cannot hold memory at all (what to fix), or ``None``; reads only.
+
+        A path naming a file, or a missing directory whose nearest existing parent is not a
+        directory or not writable, would fail every write (and ``prepare``) with an ``OSError``.
+        """
+        fix = "point pi-memory.dataDir (or --dir) at a directory you can write"
+        try:
+            if self.dir.exists() and not self.dir.is_dir():
+                return f"the memory directory {self.dir} is a file, not a directory: {fix}, or move the file aside"
+            parent = self.dir
+            while not parent.exists():
+                parent = parent.parent
+        except (OSError, ValueError) as exc:
+            return f"the memory directory {self.dir} cannot be used ({exc}): {fix}"
+        if parent == self.dir:
+            return None
+        if not parent.is_dir():
+            return f"the memory directory {self.dir} cannot be created: {parent} is a file, not a directory: {fix}"
+        if not os.access(parent, os.W_OK | os.X_OK):
+            return f"the memory directory {self.dir} cannot be created: {parent} is not writable: {fix}"
+        return None
+
     def read(self, target: str) -> RawText:
         return read_raw(self.path(target))
 

@@ -7,9 +7,11 @@ Settings use pi's spelling::
                    "vllm": {"api": "openai-completions", "baseUrl": "http://gpu:8000/v1",
                             "apiKey": "VLLM_KEY", "models": [{"id": "Qwen/Qwen3-32B"}]}}}
 
-An ``apiKey`` value is resolved like pi's ``resolveConfigValue``: ``"!cmd"`` runs a shell command
-and uses its trimmed stdout (cached per process, 10 s timeout), a name of a set environment
-variable uses that variable, anything else is the key itself. Malformed settings entries are
+An ``apiKey`` value is resolved like pi 1.6.0's ``resolveConfigValue``: ``"!cmd"`` runs a shell
+command and uses its trimmed stdout (cached per process, 10 s timeout); otherwise ``$NAME`` and
+``${NAME}`` are expanded (``$$`` is a literal ``$``; a value naming an unset variable gives no key)
+— and, as before, a bare name of a set environment variable uses that variable. Header values
+expand the same ``$NAME`` templates (never commands). Malformed settings entries are
 skipped with a note in :attr:`ModelRegistry.warnings`, never an exception.
 """
 
@@ -20,6 +22,8 @@ import subprocess
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
+
+from pi_memory._coerce import expand_env_template
 
 from .anthropic_msgs import ANTHROPIC_MESSAGES_API, AnthropicMessagesProvider
 from .base import MessageBuilder, Provider, complete
@@ -64,11 +68,14 @@ def _run_command(command: str) -> str | None:
 
 
 def resolve_config_value(value: str, env: Mapping[str, str] | None = None) -> str | None:
-    """``!cmd`` → the command's stdout; an environment variable's name → its value; else ``value``."""
+    """``!cmd`` → the command's stdout; a set environment variable's name → its value; else the
+    ``$NAME`` template expanded (``None`` when it names an unset variable, as pi gives no key)."""
     if value.startswith("!"):
         return _run_command(value[1:])
     environ = os.environ if env is None else env
-    return environ.get(value, value)
+    if value in environ:
+        return environ[value]
+    return expand_env_template(value, environ).value
 
 
 def parse_model_ref(ref: str) -> tuple[str | None, str]:
@@ -161,6 +168,21 @@ class ModelRegistry:
     def _warn(self, text: str) -> None:
         self.warnings.append(text)
 
+    def _headers(self, raw: Mapping[str, Any], where: str) -> dict[str, str]:
+        """Header values with ``$NAME`` expanded as pi expands them; one naming an unset variable
+        is left out (pi's ``resolveHeaders``) and noted in :attr:`warnings`."""
+        environ = os.environ if self._env is None else self._env
+        headers: dict[str, str] = {}
+        for key, value in raw.items():
+            expanded = expand_env_template(str(value), environ)
+            if expanded.value is None:
+                names = ", ".join(f"${name}" for name in expanded.missing)
+                self._warn(f"{where}.{key} names {names}, which is not set; the header is left out "
+                           "(write $$ for a literal $)")
+            else:
+                headers[str(key)] = expanded.value
+        return headers
+
     def _load(self, settings: Mapping[str, Any]) -> None:
         providers = settings.get("providers", {})
         if not isinstance(providers, Mapping):
@@ -195,7 +217,7 @@ class ModelRegistry:
                 self._warn(f'settings providers.{name}.{key} must be a non-empty string; ignored')
         headers = raw.get("headers")
         if isinstance(headers, Mapping):
-            config.headers.update({str(k): str(v) for k, v in headers.items()})
+            config.headers.update(self._headers(headers, f"settings providers.{name}.headers"))
         if config.api_key:
             config.requires_key = True
         for existing in list(config.models.values()):  # built-in models follow a moved endpoint
@@ -230,7 +252,8 @@ class ModelRegistry:
                            _number(cost, "cacheWrite", base.cost.cache_write)),
             reasoning=bool(raw.get("reasoning", base.reasoning)),
             input=tuple(str(m) for m in modalities) if isinstance(modalities, list) else base.input,
-            headers={**base.headers, **(raw["headers"] if isinstance(raw.get("headers"), Mapping) else {})},
+            headers={**base.headers, **(self._headers(raw["headers"], f"{where}.headers")
+                                        if isinstance(raw.get("headers"), Mapping) else {})},
             compat={**base.compat, **(raw["compat"] if isinstance(raw.get("compat"), Mapping) else {})},
             note=None,
         )

@@ -28,9 +28,10 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pi_memory.backends import connect_failure, redact, remember_dsn
+from pi_memory.backends import describe_dsn, redact, remember_dsn
+from pi_memory.backends.dsn import dsn_problem
 from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
@@ -41,7 +42,7 @@ from pi_memory.recall.types import (
     EmbedderMismatchError,
     Filters,
     Hit,
-    RecallError,
+    IndexUnavailableError,
     Record,
     normalize_record,
 )
@@ -53,6 +54,12 @@ __all__ = ["PostgresIndex"]
 #: outgrows it, then falls back to per-row inserts (slow). A row takes its vector (4 bytes a
 #: dimension) plus about 1 KB of neighbour lists at pgvector's default m=16; the cap keeps one
 #: build from taking more than 1 GB of the server's memory.
+if TYPE_CHECKING:
+    import psycopg as _psycopg
+
+CONNECT_TIMEOUT = 10
+"""Seconds to wait for the server when the URL sets no ``connect_timeout`` (libpq's default waits on
+the operating system, minutes for a host that drops packets)."""
 _BUILD_BYTES_PER_NODE = 1024
 _BUILD_MEMORY_CAP = 1 << 30
 #: A row inserted into a built HNSW index costs about this many times what a bulk build pays per
@@ -112,17 +119,33 @@ class PostgresIndex:
         self._meta_table = f"{table}_meta"
         self._lock = threading.RLock()
         remember_dsn(url)  # its password is scrubbed from every message and log line from now on
-        try:
-            self._db = psycopg.connect(url, autocommit=True)
-        except psycopg.Error as exc:  # a bad URL or a down server: say which, without the password
-            raise RecallError(f"recall index: {connect_failure(url, exc)}") from None
-        self._db.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        register_vector(self._db)
-        self._db.execute(f"CREATE TABLE IF NOT EXISTS {self._meta_table}(key text PRIMARY KEY, value text NOT NULL)")
+        self._db = self._connect(psycopg, register_vector)
         stored = self._space()
         if embedder is None and stored is not None:
             embedder = stored[0]
         self.embedder = get_embedder(embedder) if embedder is None or isinstance(embedder, str) else embedder
+
+    def _connect(self, psycopg: Any, register_vector: Any) -> _psycopg.Connection[Any]:
+        """Connect and make sure pgvector and the meta table exist; a server that does not answer
+        (or refuses us) is an :class:`IndexUnavailableError` naming it, never the password."""
+        where = describe_dsn(self.url)
+        db: _psycopg.Connection[Any] | None = None
+        try:
+            db = psycopg.connect(self.url, autocommit=True, **({} if "connect_timeout" in self.url
+                                                                else {"connect_timeout": CONNECT_TIMEOUT}))
+            db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            register_vector(db)
+            db.execute(f"CREATE TABLE IF NOT EXISTS {self._meta_table}(key text PRIMARY KEY, value text NOT NULL)")
+            return db
+        except psycopg.Error as exc:
+            if db is not None:
+                db.close()
+            first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            reason = dsn_problem(self.url) or redact(first_line, self.url)
+            raise IndexUnavailableError(where, (
+                f"the recall index postgresql://{where} cannot be used ({reason}): check that the server runs and "
+                "accepts this user (pgvector installed), or point pi-memory-recall.url (or "
+                "$PI_MEMORY_RECALL_URL) at another index")) from None
 
     # ------------------------------------------------------------------ schema and metadata
 

@@ -13,14 +13,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -30,11 +31,31 @@ from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import VectorCache, rank
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
 from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, dense_query, fts_match
-from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, Record, normalize_record
+from pi_memory.recall.types import (
+    AccessStat,
+    EmbedderMismatchError,
+    Filters,
+    Hit,
+    IndexUnavailableError,
+    Record,
+    normalize_record,
+)
 
 __all__ = ["SQLiteIndex"]
 
 SCHEMA_VERSION = "1"
+
+OPEN_BUSY_TIMEOUT = 2.0
+"""Seconds the first read of an existing file may wait for a lock. A reader of a WAL database
+never waits for writers (only for a moment of WAL recovery), so a read still blocked after this
+long means another program holds the file exclusively (``locking_mode=EXCLUSIVE``, a rollback
+journal writer that never commits): we say so now instead of after the 30 s writers may wait."""
+
+_MESSAGE_COLUMNS = frozenset(
+    ("seq", "id", "text", "role", "timestamp", "session_id", "metadata", "embedding", "access_count", "last_access"))
+
+_MOVE_ASIDE = ("move it aside (for example `mv {path} {path}.broken`) and run `pi-memory recall index` to "
+               "rebuild it from the session files, or point pi-memory-recall.url at another file")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -65,6 +86,29 @@ CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF text ON messages BEGIN
     INSERT INTO messages_fts(rowid, text) VALUES (new.seq, new.text);
 END;
 """
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+_DAMAGED = ("malformed", "not a database")
+
+
+def _damage_named(method: Callable[_P, _T]) -> Callable[_P, _T]:
+    """A damaged page met after opening (a bit flip in the data) is reported like a damaged file
+    at open: naming the index and the way out, not as a bare ``database disk image is malformed``."""
+
+    @functools.wraps(method)
+    def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            if not any(word in str(exc) for word in _DAMAGED):
+                raise
+            index = args[0]
+            assert isinstance(index, SQLiteIndex)
+            raise index._unusable(exc) from None
+
+    return guarded
 
 
 def _as_list(value: str | list[str]) -> list[str]:
@@ -106,19 +150,8 @@ class SQLiteIndex:
         self.path = Path(path)
         self.url = str(self.path)
         self.config = config or SearchConfig()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
-        self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = FULL")
-        # executescript commits any open transaction first, so the script carries its own.
-        self._db.executescript(
-            "BEGIN IMMEDIATE;"
-            + _SCHEMA
-            + f"INSERT OR IGNORE INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');"
-            + "INSERT OR IGNORE INTO meta VALUES ('generation', '0'); COMMIT;"
-        )
+        self._open(timeout)
         self._stored_space = self._space()
         if embedder is None and self._stored_space is not None:
             embedder = self._stored_space[0]
@@ -127,6 +160,80 @@ class SQLiteIndex:
         self._scratch = False  # the temp tables of _document_frequencies exist
         self._generation = ""
         self._data_version = -1
+
+    def _open(self, timeout: float) -> None:
+        """Connect, check that the file is ours (or empty), then create what is missing.
+
+        Every way the file can be unusable becomes an :class:`IndexUnavailableError` that names
+        the file and the way out; nothing is written to a file that is not a recall index.
+        """
+        path = self.path
+        if path.is_dir():
+            raise IndexUnavailableError(str(path), f"the recall index {path} is a directory, not a database file: "
+                                                   f"{_MOVE_ASIDE.format(path=path)}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, timeout=min(timeout, OPEN_BUSY_TIMEOUT), isolation_level=None,
+                                       check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise IndexUnavailableError(str(path), f"the recall index {path} cannot be opened ({exc}): check the "
+                                                   "path, or point pi-memory-recall.url at another file") from None
+        try:
+            self._db.execute(f"PRAGMA busy_timeout = {int(min(timeout, OPEN_BUSY_TIMEOUT) * 1000)}")
+            self._check_foreign()
+            self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+            # executescript commits any open transaction first, so the script carries its own.
+            self._db.executescript(
+                "BEGIN IMMEDIATE;"
+                + _SCHEMA
+                + f"INSERT OR IGNORE INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');"
+                + "INSERT OR IGNORE INTO meta VALUES ('generation', '0'); COMMIT;"
+            )
+            self._space()
+        except IndexUnavailableError:
+            self._db.close()
+            raise
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise self._unusable(exc) from None
+
+    def _unusable(self, exc: sqlite3.Error) -> IndexUnavailableError:
+        path, text = self.path, str(exc)
+        if "locked" in text or "busy" in text:
+            return IndexUnavailableError(str(path), (
+                f"the recall index {path} is locked by another program (still {text!r} after "
+                f"{OPEN_BUSY_TIMEOUT:g} s): close the program that holds it, or point pi-memory-recall.url at "
+                "another file"))
+        return IndexUnavailableError(str(path), f"the recall index {path} is not a usable recall database "
+                                                f"({text}): {_MOVE_ASIDE.format(path=path)}")
+
+    def _check_foreign(self) -> None:
+        """Refuse a database that holds tables recall did not write (or a newer schema)."""
+        tables = {str(row[0]) for row in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")}
+        if not tables:
+            return
+        problem: str | None = None
+        if "meta" not in tables or "messages" not in tables:
+            problem = f"it holds other tables ({', '.join(sorted(tables)[:5])})"
+        else:
+            meta = [str(row[1]) for row in self._db.execute("PRAGMA table_info(meta)")]
+            columns = {str(row[1]) for row in self._db.execute("PRAGMA table_info(messages)")}
+            version = None
+            if meta == ["key", "value"]:
+                row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+                version = None if row is None else str(row[0])
+            if version is None or not columns >= _MESSAGE_COLUMNS:
+                problem = "its tables are not the ones recall writes"
+            elif version != SCHEMA_VERSION:
+                problem = (f"it has recall schema version {version}; this version of pi-memory reads "
+                           f"{SCHEMA_VERSION} (a newer pi-memory wrote it: upgrade pi-memory to use it)")
+        if problem is not None:
+            raise IndexUnavailableError(str(self.path), (
+                f"the recall index {self.path} is a database recall did not write: {problem}. Nothing was changed; "
+                "point pi-memory-recall.url at another file, or move this one aside"))
 
     # ------------------------------------------------------------------ transactions and metadata
 
@@ -173,6 +280,7 @@ class SQLiteIndex:
 
     # ------------------------------------------------------------------ writing
 
+    @_damage_named
     def add(self, records: Iterable[Mapping[str, Any]]) -> int:
         todo = self._pending(records)
         if not todo:
@@ -232,6 +340,7 @@ class SQLiteIndex:
     def flush(self) -> None:
         """Nothing is buffered here: ``add`` has committed by the time it returns."""
 
+    @_damage_named
     def delete(self, ids: Sequence[str]) -> int:
         removed = 0
         with self._write() as db:
@@ -243,6 +352,7 @@ class SQLiteIndex:
                 self._bump_generation(db)
         return removed
 
+    @_damage_named
     def clear(self) -> None:
         """Drop every message and the recorded embedder (``reindex`` starts from here)."""
         with self._write() as db:
@@ -250,6 +360,7 @@ class SQLiteIndex:
             db.execute("DELETE FROM meta WHERE key IN ('embedder', 'dimension')")
             self._bump_generation(db)
 
+    @_damage_named
     def record_access(self, ids: Sequence[str], when: str | None = None) -> None:
         stamp = when or now()
         with self._write() as db:
@@ -260,6 +371,7 @@ class SQLiteIndex:
 
     # ------------------------------------------------------------------ reading
 
+    @_damage_named
     def count(self) -> int:
         with self._lock:
             return int(self._db.execute("SELECT count(*) FROM messages").fetchone()[0])
@@ -282,6 +394,7 @@ class SQLiteIndex:
         self._generation, self._data_version = generation, version
         return cache
 
+    @_damage_named
     def search(self, query: str, top_k: int = 5, filters: Filters | None = None) -> list[Hit]:
         with self._lock:
             self._db.execute("BEGIN")
@@ -410,6 +523,7 @@ class SQLiteIndex:
         marks = ", ".join("?" * len(seqs))
         return self._db.execute(f"SELECT {COLUMNS} FROM messages WHERE seq IN ({marks})", seqs).fetchall()
 
+    @_damage_named
     def get(self, ids: Sequence[str]) -> list[Hit]:
         with self._lock:
             found: dict[str, Hit] = {}
@@ -420,6 +534,7 @@ class SQLiteIndex:
                     found[row[1]] = hit_from_row(row, 0.0, 0.0)
             return [found[i] for i in ids if i in found]
 
+    @_damage_named
     def access_stats(self, ids: Sequence[str] | None = None) -> list[AccessStat]:
         with self._lock:
             sql = "SELECT id, timestamp, access_count, last_access FROM messages"
@@ -445,6 +560,7 @@ class SQLiteIndex:
             last = rows[-1][0]
             yield [record_from_row(r) for r in rows]
 
+    @_damage_named
     def info(self) -> dict[str, Any]:
         with self._lock:
             space = self._space()

@@ -15,6 +15,7 @@ __all__ = [
     "EmbedderMismatchError",
     "Filters",
     "Hit",
+    "IndexUnavailableError",
     "RecallError",
     "RecallIndex",
     "Record",
@@ -77,6 +78,16 @@ class Hit:
 
 class RecallError(Exception):
     """Base class for recall errors a user can fix (the message says how)."""
+
+
+class IndexUnavailableError(RecallError):
+    """The index cannot be opened at all: not a database, damaged, another program's tables, a
+    directory in its place, locked, or a server that does not answer. ``index`` names it (never a
+    password); the message says what to do."""
+
+    def __init__(self, index: str, message: str) -> None:
+        self.index = index
+        super().__init__(message)
 
 
 class EmbedderMismatchError(RecallError):

@@ -59,6 +59,7 @@ from .store import (
     HeaderScanLimitError,
     LoadResult,
     append_line,
+    damaged_sidecar_path,
     load_records,
     read_session_header,
     rewrite_file,
@@ -164,7 +165,8 @@ class SessionManager:
     damaged_lines: builtins.list[DamagedLine]
     """Lines of the opened file that could not be read (empty for a healthy file)."""
     damaged_sidecar: str | None
-    """``<file>.damaged`` when damaged lines were copied there on open."""
+    """``<file>.damaged`` once it holds every damaged line; ``None`` when they could not be
+    copied there (then the file is never rewritten: its lines exist nowhere else)."""
 
     def __init__(
         self,
@@ -193,6 +195,8 @@ class SessionManager:
         self._leaf_id: Any = None
         self.damaged_lines = []
         self.damaged_sidecar = None
+        self._unsaved_damage: tuple[str, str] | None = None
+        """(file, why) when damaged lines of ``file`` could not be copied to its sidecar."""
         if persist and self._session_dir and not os.path.exists(self._session_dir):
             os.makedirs(self._session_dir, exist_ok=True)
         if session_file:
@@ -213,6 +217,7 @@ class SessionManager:
         path = self._session_file
         self.damaged_lines = []
         self.damaged_sidecar = None
+        self._unsaved_damage = None
         if os.path.exists(path):
             loaded = preloaded if preloaded is not None else load_records(path)
             self._note_damage(path, loaded)
@@ -234,10 +239,16 @@ class SessionManager:
         if not loaded.damaged:
             return
         self.damaged_lines = builtins.list(loaded.damaged)
-        self.damaged_sidecar = save_damaged_lines(path, loaded.damaged)
+        sidecar = damaged_sidecar_path(path)
+        try:
+            self.damaged_sidecar = save_damaged_lines(path, loaded.damaged)
+            kept = f"; copied to {sidecar}"
+        except OSError as exc:
+            why = f"they could not be copied to {sidecar} ({exc.strerror or exc})"
+            self._unsaved_damage = (path, why)
+            kept = f"; {why}"
         where = ", ".join(f"line {d.line} ({d.reason})" for d in loaded.damaged[:5])
         more = f" and {len(loaded.damaged) - 5} more" if len(loaded.damaged) > 5 else ""
-        kept = f"; copied to {self.damaged_sidecar}" if self.damaged_sidecar else ""
         warnings.warn(
             f"{path}: skipped {len(loaded.damaged)} unreadable line(s): {where}{more}. "
             f"The lines stay in the file{kept}.",
@@ -320,6 +331,15 @@ class SessionManager:
     def _rewrite_file(self) -> None:
         if not self._persist or not self._session_file:
             return
+        if self._unsaved_damage is not None and self._unsaved_damage[0] == self._session_file:
+            # The rewrite would leave the unreadable lines out, and no other file holds them.
+            raise SessionError(
+                f"{self._session_file} must be rewritten (an old session version is migrated to "
+                f"v3, which leaves unreadable lines out), but {len(self.damaged_lines)} unreadable "
+                f"line(s) exist only in this file: {self._unsaved_damage[1]}. Nothing was changed. Move "
+                f"{damaged_sidecar_path(self._session_file)} aside or make it writable, then open the "
+                "session again."
+            )
         rewrite_file(self._session_file, _serialize(self._file_entries))
 
     def _write_entry(self, entry: Entry) -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "DamagedLine",
     "LoadResult",
     "append_line",
+    "damaged_sidecar_path",
     "load_records",
     "parse_records",
     "read_session_header",
@@ -404,14 +405,14 @@ def damaged_sidecar_path(path: str) -> str:
     return path + ".damaged"
 
 
-def save_damaged_lines(path: str, damaged: list[DamagedLine]) -> str | None:
+def save_damaged_lines(path: str, damaged: list[DamagedLine]) -> str:
     """Copy damaged lines into ``<file>.damaged`` (JSONL, one record per line), once each.
 
-    Returns the sidecar path, or None when there was nothing new to save or it could not be
-    written (the lines are still in the session file itself; we never delete them).
+    Returns the sidecar path once it holds every line of ``damaged`` (saved now or on an earlier
+    open). Raises :class:`OSError` when the sidecar cannot be read or written (a directory at
+    that path, a read-only file): then the lines exist only in the session file, and the caller
+    must not rewrite it.
     """
-    if not damaged:
-        return None
     sidecar = damaged_sidecar_path(path)
     name = os.path.basename(path)
     seen: set[tuple[Any, ...]] = set()
@@ -426,8 +427,6 @@ def save_damaged_lines(path: str, damaged: list[DamagedLine]) -> str | None:
                     seen.add((old.get("line"), old.get("offset"), old.get("text"), old.get("base64")))
     except FileNotFoundError:
         pass
-    except OSError:
-        return None
     fresh: list[str] = []
     for item in damaged:
         record = item.to_record(name)
@@ -435,10 +434,6 @@ def save_damaged_lines(path: str, damaged: list[DamagedLine]) -> str | None:
         if key not in seen:
             seen.add(key)
             fresh.append(jsjson.dumps(record))
-    if not fresh:
-        return None
-    try:
+    if fresh:
         append_line(sidecar, "".join(line + "\n" for line in fresh))
-    except OSError:
-        return None
     return sidecar

@@ -32,7 +32,7 @@ from pi_memory.providers.convert import content_text
 from . import command
 from .dream import DreamOptions, dream_location, run_dream
 from .extraction import ExtractionRunner
-from .settings import SECTION, MemorySettings, open_settings_store, parse_settings
+from .settings import SECTION, MemorySettings, SettingsError, open_settings_store, parse_settings
 from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
 
 __all__ = ["STATUS_KEY", "MemoryExtension", "memory_extension"]
@@ -75,7 +75,12 @@ class MemoryExtension:
         self.snapshot = ""
         self._release_store()
         try:
-            file_section = load_settings(ctx.cwd, project_trusted=ctx.is_project_trusted() is True).section(SECTION)
+            files = load_settings(ctx.cwd, project_trusted=ctx.is_project_trusted() is True)
+            for warning in files.section_warnings(SECTION):
+                ctx.ui.notify(f"pi-memory: {warning}", "warning")
+            if errors := files.section_errors(SECTION):
+                raise SettingsError("; ".join(errors))
+            file_section = files.section(SECTION)
             injected = {k: v for k, v in self.config.items() if k != "store"}
             self.settings = settings = parse_settings(file_section, {**injected, "store": self.injected_store})
             store = open_settings_store(settings)

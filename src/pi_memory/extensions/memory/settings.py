@@ -1,6 +1,6 @@
 """The ``pi-memory`` settings section, checked once so every later step can trust its values.
 
-Settings arrive as JSON, often after ``${VAR}`` interpolation, so numbers may be strings
+Settings arrive as JSON, often after ``$VAR`` interpolation, so numbers may be strings
 (``"4000"``) and booleans may be ``"false"``. Those are coerced; anything else is refused with a
 message that names the key and shows a valid value, because a typo in settings.json should be
 fixed by the user, not silently replaced by a default.
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_memory._coerce import whole_number
-from pi_memory.backends import BACKENDS, DSN_ENV, open_store
+from pi_memory.backends import BACKENDS, DSN_ENV, SettingsError, data_dir, open_store
 from pi_memory.memory import MemoryStore, default_memory_dir
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 
@@ -27,10 +27,6 @@ __all__ = ["BACKENDS", "DEFAULT_DREAM_MODEL", "DreamingSettings", "MemorySetting
 SECTION = "pi-memory"
 DEFAULT_NAMESPACE = "default"
 _MAX_NAMESPACE_CHARS = 200
-
-
-class SettingsError(ValueError):
-    """A ``pi-memory`` setting has a value that cannot mean anything; the message says how to fix it."""
 
 
 @dataclass(frozen=True)
@@ -158,17 +154,6 @@ def _model(key: str, value: Any) -> ModelRef:
         f'(e.g. {{"provider": "openai", "model": "gpt-4.1-mini"}}), got {value!r}')
 
 
-def _data_dir(value: Any) -> Path:
-    if value is None:
-        return default_memory_dir()
-    if not isinstance(value, str):
-        raise SettingsError(f"{_where('dataDir')} must be a directory path (a string), got {value!r}")
-    text = value.strip()
-    if not text:
-        return default_memory_dir()
-    return Path(text).expanduser().absolute()
-
-
 def _dreaming(value: Any) -> DreamingSettings:
     if value is None:
         return DreamingSettings()
@@ -232,7 +217,7 @@ def parse_settings(file_section: Mapping[str, Any] | None, injected: Mapping[str
         raise SettingsError(f"the injected 'store' must be a pi_memory.memory.MemoryStore, got {type(store).__name__}")
     extraction = merged.get("extractionModel")
     return MemorySettings(
-        data_dir=_data_dir(merged.get("dataDir")),
+        data_dir=data_dir(merged.get("dataDir")),
         memory_char_limit=DEFAULT_MEMORY_CHAR_LIMIT if merged.get("memoryCharLimit") is None
         else _whole("memoryCharLimit", merged["memoryCharLimit"], minimum=1, example=DEFAULT_MEMORY_CHAR_LIMIT),
         user_char_limit=DEFAULT_USER_CHAR_LIMIT if merged.get("userCharLimit") is None

@@ -5,7 +5,7 @@
                       "batchSize": 10, "flushInterval": 5, "decayRate": 0.0001, "rank": "relevance"}}
 ```
 
-Values may arrive as strings after ``${VAR}`` interpolation (``"false"``, ``"10"``); those are
+Values may arrive as strings after ``$VAR`` interpolation (``"false"``, ``"10"``); those are
 coerced. Anything that cannot mean a value is refused with a message naming the key, the same
 rule as the ``pi-memory`` section: a typo should be fixed, not silently replaced by a default.
 An extension's own config (the second argument, or ``{"source": ..., "config": {...}}`` in the
