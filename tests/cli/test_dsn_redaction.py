@@ -84,7 +84,7 @@ def test_recall_commands_never_print_the_password(dsn: str, _isolated_home: Path
                  ["reindex"]):
         code, output = run(["recall", *args, "--index", dsn])
         assert code == 1 and PW not in output and "Traceback" not in output, (args, output)
-        assert "recall index: " in output
+        assert "the recall index postgresql://" in output and "cannot be used" in output, (args, output)
 
 
 def test_a_malformed_dsn_says_what_to_fix() -> None:
