@@ -37,6 +37,13 @@ class BackendBusy(Exception):
     """Another writer holds the target; the caller may retry."""
 
 
+class StorageError(Exception):
+    """Storage refused a write (a read-only or full disk, a missing directory); nothing was changed.
+
+    The message says what is wrong and what to fix, in words for the user.
+    """
+
+
 class Transaction(Protocol):
     """Exclusive access to one target for the duration of a mutation."""
 
@@ -65,4 +72,7 @@ class StorageBackend(Protocol):
         """Read without locking (writers replace content atomically)."""
 
     def transaction(self, target: str, timeout: float) -> AbstractContextManager[Transaction]:
-        """Lock ``target``; raise :class:`BackendBusy` after ``timeout`` seconds."""
+        """Lock ``target``; raise :class:`BackendBusy` after ``timeout`` seconds.
+
+        A write the storage refuses raises :class:`StorageError` (and leaves the target as it was).
+        """
