@@ -182,9 +182,11 @@ def _status(options: Options, opened: _Opened) -> int:
         if row.state in ("drift", "unreadable"):
             out.print(Text(f"{row.target}: {row.state}: {row.detail}."), soft_wrap=True)
             fix = f"Next: {row.next}"
-            if row.state == "drift":
-                fix += (" (A refused write saves a backup first: `pi-memory db backups`.)" if opened.shared
-                        else " (A refused write saves a .bak copy next to it first.)")
+            if row.state == "drift" and opened.shared:
+                fix += (f" ({row.file} is a row of table pi_memory_files; a refused write saves a backup "
+                        "first: `pi-memory db backups`.)")
+            elif row.state == "drift":
+                fix += " (A refused write saves a .bak copy next to it first.)"
             out.print(Text(fix), soft_wrap=True)
     return 0
 
