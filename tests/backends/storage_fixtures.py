@@ -71,7 +71,7 @@ class FileStorage:
         return [str(p) for p in sorted(self.dir.glob(f"{name}.bak.*"))]
 
     def backup_text(self, location: str) -> str:
-        return Path(location).read_text(encoding="utf-8")
+        return Path(location).read_bytes().decode("utf-8")  # raw: no newline translation
 
     @contextlib.contextmanager
     def hold_lock(self, name: str) -> Iterator[None]:

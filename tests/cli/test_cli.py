@@ -187,6 +187,55 @@ def test_drift_refusal_points_at_the_backup(d: str) -> None:
     assert Path(d, "MEMORY.md").read_text(encoding="utf-8") == "one\n§\ntwo\n§\n"
 
 
+def test_windows_line_endings_status_and_remove(d: str) -> None:
+    """A MEMORY.md saved by a Windows editor: status said ok and `remove Fridays` deleted all."""
+    Path(d).mkdir()
+    raw = b"Works Fridays\r\n\xc2\xa7\r\nLikes tea\r\n\xc2\xa7\r\nUses vim"
+    Path(d, "MEMORY.md").write_bytes(raw)
+    out = ok("--dir", d, "status")
+    assert "drift" in out and "memory: drift: it has Windows line endings (CRLF)" in out
+    assert f"Next: Convert {Path(d, 'MEMORY.md')} to Unix (LF) line endings" in out
+    proc = pim("--dir", d, "remove", "Fridays")
+    assert proc.returncode == 1 and "Windows line endings" in proc.stderr
+    assert Path(d, "MEMORY.md").read_bytes() == raw
+    assert [p.read_bytes() for p in Path(d).glob("MEMORY.md.bak.*")] == [raw]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["add", "memory", b"caf\xe9"], ["add", b"\xff"], ["replace", "old", b"new \xff"], ["remove", b"\xff\xfe"]],
+)
+def test_invalid_utf8_argument_is_refused_and_nothing_is_written(tmp_path: Path, args: list[str | bytes]) -> None:
+    """Python decodes bad argv bytes to lone surrogates; writing them raised UnicodeEncodeError."""
+    d = tmp_path / "mem"
+    d.mkdir()
+    (d / "MEMORY.md").write_text("old fact")
+    env = {**os.environ, "COLUMNS": "200", "LC_ALL": "C.UTF-8"}
+    for json_flag in ([], ["--json"]):
+        proc = subprocess.run([str(SCRIPT), "--dir", str(d), *json_flag, *args], capture_output=True, env=env,
+                              timeout=60)
+        stdout, stderr = proc.stdout.decode(), proc.stderr.decode()
+        assert proc.returncode == 1, stderr
+        assert "Traceback" not in stderr
+        if json_flag:
+            assert "is not valid text" in json.loads(stdout)["error"]
+        else:
+            assert "is not valid text" in stderr and "send the text as valid UTF-8" in stderr
+    assert sorted(p.name for p in d.iterdir()) == ["MEMORY.md"]
+    assert (d / "MEMORY.md").read_text() == "old fact"
+
+
+def test_dangling_symlink_status_and_add(d: str) -> None:
+    Path(d).mkdir()
+    Path(d, "MEMORY.md").symlink_to("elsewhere/MEMORY.md")
+    out = ok("--dir", d, "status")
+    assert "memory: unreadable: MEMORY.md is a symbolic link to elsewhere/MEMORY.md, which does not exist" in out
+    assert "Next: fix that" in out
+    proc = pim("--dir", d, "add", "new fact")
+    assert proc.returncode == 1 and "symbolic link" in proc.stderr
+    assert sorted(p.name for p in Path(d).iterdir()) == ["MEMORY.md"]
+
+
 # ------------------------------------------------------------------ status
 
 
@@ -211,8 +260,8 @@ def test_status_rows_and_states(d: str) -> None:
              if line.startswith("│")}  # fmt: skip
     assert cells["memory"] == ["MEMORY.md", "1", "3", "2,200", "0%", "ok"]
     assert cells["user"] == ["USER.md", "1", "4", "50", "8%", "drift"]
-    assert "user: drift: not valid UTF-8" in out
-    assert f"Next: rewrite {Path(d, 'USER.md')}" in out
+    assert "user: drift: it is not valid UTF-8" in out
+    assert f"Next: Re-save {Path(d, 'USER.md')} as UTF-8" in out
 
 
 def test_status_json(d: str) -> None:
@@ -233,6 +282,7 @@ def test_status_json(d: str) -> None:
         "usage": "0% — 0/100 chars",
         "state": "missing",
         "detail": "no file yet; the first add creates it",
+        "next": "",
     }
     assert user["entryCount"] == 1 and user["usedChars"] == 9 and user["limit"] == 90
     assert user["percent"] == 10 and user["state"] == "ok" and user["exists"] is True

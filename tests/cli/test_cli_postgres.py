@@ -181,7 +181,9 @@ def test_status_shows_drift_on_postgres(shared: dict[str, str]) -> None:
     status = pim("status")
     assert status.code == 0
     assert "memory: drift:" in status.stdout
-    assert f"Next: rewrite postgres:{shared['namespace']}/MEMORY.md (table pi_memory_files)" in status.stdout
+    where = f"postgres:{shared['namespace']}/MEMORY.md"
+    assert f"Next: Delete the stray '§' line in {where}" in status.stdout
+    assert f"({where} is a row of table pi_memory_files;" in status.stdout
     refused = pim("add", "three")
     assert refused.code == 1 and f"postgres:{shared['namespace']}/MEMORY.md.bak." in refused.stderr
 

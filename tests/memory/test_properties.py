@@ -7,10 +7,12 @@ definition of "round-trips":
     A file round-trips when rewriting it through the tools (split on the exact
     delimiter, trim pieces, drop empty ones, join) keeps every non-whitespace
     character, and every entry is one the tools themselves could have written:
-    it fits the budget (a larger one can only be free text appended by hand)
-    and it cannot fuse with a neighbouring delimiter (so it keeps its
-    boundaries whatever is added or rewritten next to it). Whitespace around
-    entries is cosmetic (hermes-agent #61523).
+    it fits the budget in code points and in UTF-16 units (a larger one can only
+    be free text appended by hand, or one pi-memory would refuse), and it holds
+    no line that is `§` once carriage returns are stripped (so it keeps its
+    boundaries whatever is added or rewritten next to it, and a file saved with
+    Windows line endings is not read as one entry). Whitespace around entries
+    is cosmetic (hermes-agent #61523).
 
 Drift must be reported exactly when a file does not round-trip.
 """
@@ -41,8 +43,12 @@ def trim(text: str) -> str:
 
 
 def bears_delimiter(content: str) -> bool:
-    """The four shapes that cannot survive as one entry next to a neighbour."""
-    return DELIM in content or content.startswith("§\n") or content.endswith("\n§") or content == "§"
+    """A line that reads as a delimiter once carriage returns go: it cannot survive as one entry."""
+    return any(line.strip("\r") == "§" for line in content.split("\n"))
+
+
+def utf16_units(text: str) -> int:
+    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
 
 
 def first_occurrences(entries: list[str]) -> list[str]:
@@ -66,7 +72,7 @@ def round_trips(raw: str, limit: int) -> bool:
     rewritten = DELIM.join(entries)
     keeps_text = _ANY_SPACE.sub("", rewritten) == _ANY_SPACE.sub("", raw)
     keeps_boundaries = oracle_entries(rewritten) == entries
-    writable = all(len(e) <= limit and not bears_delimiter(e) for e in entries)
+    writable = all(max(len(e), utf16_units(e)) <= limit and not bears_delimiter(e) for e in entries)
     return keeps_text and keeps_boundaries and writable
 
 
@@ -188,7 +194,9 @@ def test_rewrite_that_would_move_entry_boundaries_is_drift() -> None:
 @example("one\n§\n\n§\ntwo", 10_000)  # empty entry
 @example("one\n\n§\ntwo", 10_000)  # blank line before § (hermes #61523): cosmetic
 @example("one\n§\n  two", 10_000)  # indentation: cosmetic
-@example("a\r\n§\r\nb", 10_000)  # CRLF file: one entry
+@example("a\r\n§\r\nb", 10_000)  # CRLF file: would read as one entry
+@example("a\n§\r\nb", 10_000)  # one Windows-style delimiter line
+@example("🦀" * 5, 8)  # 5 code points, 10 UTF-16 units
 @example("x" * 41, 40)  # one entry over the budget
 @example("\n§\n", 10_000)
 @example("a\n§ \n§\nb", 10_000)
@@ -233,9 +241,12 @@ def test_store_edits_a_cosmetically_spaced_file_instead_of_refusing(case: tuple[
 @st.composite
 def delimiter_bearing(draw: st.DrawFn) -> str:
     text = st.text(ALPHABET, max_size=12)
-    shape = draw(st.sampled_from(["inside", "starts", "ends", "alone", "padded-alone"]))
+    shape = draw(st.sampled_from(["inside", "crlf", "starts", "ends", "alone", "padded-alone"]))
     if shape == "inside":
         content = draw(text) + DELIM + draw(text)
+    elif shape == "crlf":
+        line = draw(st.sampled_from(["§\r", "\r§", "§\r\r", "\r§\r"]))
+        content = draw(text) + "\n" + line + "\n" + draw(text)
     elif shape == "starts":
         content = "§\n" + draw(text)
     elif shape == "ends":
@@ -323,4 +334,118 @@ def test_text_the_store_wrote_parses_back_to_its_entries_without_drift(
                 on_disk = (Path(tmp) / "MEMORY.md").read_bytes().decode("utf-8")
                 assert on_disk == written[0]
                 assert parse_checked(on_disk, limit) == (written[2], None)
+        lockmod._drop_spares()
+
+
+# ---------------------------------------------------------------- Windows line endings
+
+
+@st.composite
+def windows_files(draw: st.DrawFn) -> tuple[list[str], str]:
+    """Two or more clean entries as a Windows editor saves them: every line ends in CRLF."""
+    entries = draw(st.lists(entry_text.filter(lambda e: "\n" not in e and "\r" not in e), min_size=2, max_size=5,
+                            unique=True))
+    crlf = st.sampled_from(["\r\n§\r\n", "\n§\r\n", "\r\n§\r\r\n"])  # all CRLF, one line, a doubled CR
+    text = entries[0]
+    for entry in entries[1:]:
+        text += draw(crlf) + entry
+    return entries, text + draw(st.sampled_from(["", "\r\n"]))
+
+
+@STORE_PROPERTY
+@given(windows_files(), st.sampled_from(["memory", "user"]))
+def test_a_file_with_windows_line_endings_is_drift_and_nothing_is_deleted(
+    case: tuple[list[str], str], target: str
+) -> None:
+    """Its `§\\r` lines are no delimiters, so the file reads as one entry; a remove by one fact's
+    words would match that "entry" and delete every fact. It must be refused, with a backup."""
+    entries, raw = case
+    name = "MEMORY.md" if target == "memory" else "USER.md"
+    assert "Windows line endings" in (drift_reason(raw, 100_000) or "")
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        data = raw.encode("utf-8")
+        (directory / name).write_bytes(data)
+        store = MemoryStore(directory, memory_char_limit=100_000, user_char_limit=100_000)
+        for result in (store.remove(target, entries[0]), store.replace(target, entries[0], "new fact"),
+                       store.add(target, "new fact")):
+            assert result["success"] is False
+            assert "Windows line endings" in result["error"] and "LF" in result["remediation"]
+            assert Path(result["driftBackup"]).read_bytes() == data
+        assert (directory / name).read_bytes() == data
+        assert "Windows line endings" in store.read(target)["warning"]
+        lockmod._drop_spares()
+
+
+# ---------------------------------------------------------------- text that is not UTF-8
+
+SURROGATES = st.integers(0xD800, 0xDFFF).map(chr)
+
+
+@st.composite
+def with_a_surrogate(draw: st.DrawFn) -> str:
+    text = draw(entry_text)
+    at = draw(st.integers(0, len(text)))
+    return text[:at] + draw(SURROGATES) + text[at:]
+
+
+@STORE_PROPERTY
+@given(with_a_surrogate(), st.sampled_from(["add", "replace-old", "replace-new", "remove"]))
+def test_text_with_a_lone_surrogate_is_refused_as_invalid_text(text: str, call: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        (directory / "MEMORY.md").write_text(SEED)
+        store = MemoryStore(directory)
+        if call == "add":
+            result, field = store.add("memory", text), "Content"
+        elif call == "replace-old":
+            result, field = store.replace("memory", text, "fine"), "oldText"
+        elif call == "replace-new":
+            result, field = store.replace("memory", "alpha", text), "newContent"
+        else:
+            result, field = store.remove("memory", text), "oldText"
+        assert result["success"] is False
+        assert result["error"].startswith(f"{field} is not valid text"), result["error"]
+        result["error"].encode("utf-8")  # the message itself is valid text (it never echoes the input)
+        assert (directory / "MEMORY.md").read_text() == SEED
+        assert sorted(p.name for p in directory.iterdir()) == ["MEMORY.md"]
+
+
+# ---------------------------------------------------------------- pi-memory's view of our files
+
+
+def pi_memory_drifts(raw: str, limit: int) -> bool:
+    """pi-memory's drift rule (store.ts): the trimmed text must equal its pieces re-joined, and no
+    piece may be longer than the limit in JavaScript's ``length`` (UTF-16 units)."""
+    if not trim(raw):
+        return False
+    pieces = oracle_entries(raw)
+    return trim(raw) != DELIM.join(pieces) or any(utf16_units(p) > limit for p in pieces)
+
+
+emoji_heavy = st.text(st.sampled_from(["a", " ", "é", "🦀", "😀", "\n", "§"]), min_size=1, max_size=30)
+
+
+@STORE_PROPERTY
+@given(
+    st.lists(st.tuples(st.sampled_from(["add", "replace", "remove"]), emoji_heavy, emoji_heavy), min_size=1,
+             max_size=10),
+    st.sampled_from([4, 9, 20, 60]),
+)
+@example([("add", "😀" * 3, "")], 4)  # 3 code points, 6 UTF-16 units
+def test_nothing_we_write_is_drift_to_pi_memory(ops: list[tuple[str, str, str]], limit: int) -> None:
+    """DESIGN §3: sharing a directory, neither side may write a file the other refuses as drift."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = MemoryStore(tmp, memory_char_limit=limit)
+        for action, text, other in ops:
+            if action == "add":
+                store.add("memory", text)
+            elif action == "replace":
+                store.replace("memory", other[:2] or "a", text)
+            else:
+                store.remove("memory", text[:2] or "a")
+            path = Path(tmp) / "MEMORY.md"
+            if path.exists():
+                raw = path.read_text(encoding="utf-8")
+                assert not pi_memory_drifts(raw, limit), raw
         lockmod._drop_spares()

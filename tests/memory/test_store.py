@@ -382,7 +382,8 @@ def test_invalid_target_rejected_adjusted(store: MemoryStore, storage: Storage) 
     assert storage.read("MEMORY.md") is None
 
 
-@pytest.mark.parametrize("content", ["a\n§\nb", "§\nleading", "trailing\n§", "§"])
+@pytest.mark.parametrize("content", ["a\n§\nb", "§\nleading", "trailing\n§", "§", "a\r\n§\r\nb", "a\n§\r\nb",
+                                     "§\r\nleading"])
 def test_delimiter_content_rejected_adjusted(store: MemoryStore, storage: Storage, content: str) -> None:
     """Adjusted (DESIGN §5.1): upstream stores it and silently splits it on reload."""
     store.add("memory", "keep")
@@ -401,10 +402,16 @@ def test_section_sign_inside_a_line_is_fine(store: MemoryStore, storage: Storage
 
 
 def test_lengths_are_code_points_adjusted(storage: Storage) -> None:
-    """Adjusted (DESIGN §5.5): upstream counts UTF-16 units, so an emoji would count 2."""
-    s = storage.store(memory_char_limit=3)
+    """Adjusted (DESIGN §5.5): upstream counts UTF-16 units, so an emoji would count 2.
+
+    The budget counts code points; one entry must also fit in UTF-16 units (DESIGN §3), which
+    ``test_entry_must_fit_in_utf16_units_too`` covers.
+    """
+    s = storage.store(memory_char_limit=7)
     assert s.add("memory", "🎉🎉🎉")["success"] is True
-    assert s.read("memory")["usage"] == "100% — 3/3 chars"
+    assert s.read("memory")["usage"] == "42% — 3/7 chars"
+    assert s.add("memory", "a")["success"] is True  # 3 + 3 + 1 code points; 10 UTF-16 units
+    assert s.read("memory")["usage"] == "100% — 7/7 chars"
 
 
 def test_exact_entry_match_wins_over_substring(store: MemoryStore) -> None:
@@ -470,12 +477,6 @@ def test_blank_line_before_delimiter_is_not_drift(storage: Storage) -> None:
     assert storage.backups() == []
 
 
-def test_crlf_file_round_trips_as_one_entry(storage: Storage) -> None:
-    storage.write("MEMORY.md", "one\r\n§\r\ntwo")
-    s = storage.store()
-    s.load_from_disk()
-    assert s.get_entries("memory") == ["one\r\n§\r\ntwo"]
-    assert s.add("memory", "three")["success"] is True
 
 
 def test_unreadable_file_is_never_shrunk(tmp_path: Path) -> None:

@@ -182,11 +182,12 @@ def _status(options: Options, opened: _Opened) -> int:
     for row in rows:
         if row.state in ("drift", "unreadable"):
             out.print(Text(f"{row.target}: {row.state}: {row.detail}."), soft_wrap=True)
-            fix = (f"Next: rewrite {row.file} as entries separated by a line holding only '§' "
-                   "(a refused write saves a .bak copy next to it first).")
-            if opened.shared:
-                fix = (f"Next: rewrite {row.file} (table pi_memory_files) as entries separated by a line holding "
-                       "only '§'; a refused write saves a backup first (`pi-memory db backups`).")
+            fix = f"Next: {row.next}"
+            if row.state == "drift" and opened.shared:
+                fix += (f" ({row.file} is a row of table pi_memory_files; a refused write saves a backup "
+                        "first: `pi-memory db backups`.)")
+            elif row.state == "drift":
+                fix += " (A refused write saves a .bak copy next to it first.)"
             out.print(Text(fix), soft_wrap=True)
     return 0
 

@@ -16,13 +16,16 @@ from rich.table import Table
 from rich.text import Text
 
 from pi_memory.memory import TARGETS, MemoryStore
-from pi_memory.memory.entries import drift_reason, joined_length, parse_entries
+from pi_memory.memory.entries import joined_length, parse_entries
 from pi_memory.memory.snapshot import format_usage
 
 
 @dataclass(frozen=True)
 class TargetStatus:
-    """One row of ``pi-memory status``; ``state`` is ok, missing, drift, invalid-utf8 or unreadable."""
+    """One row of ``pi-memory status``; ``state`` is ok, missing, drift or unreadable.
+
+    ``next`` is what to do about a drift or unreadable file ("" when nothing needs doing).
+    """
 
     target: str
     file: str
@@ -34,6 +37,7 @@ class TargetStatus:
     usage: str
     state: str
     detail: str
+    next: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """camelCase keys, like the store's results."""
@@ -48,6 +52,7 @@ class TargetStatus:
             "usage": self.usage,
             "state": self.state,
             "detail": self.detail,
+            "next": self.next,
         }
 
 
@@ -59,14 +64,14 @@ def collect_status(store: MemoryStore) -> list[TargetStatus]:
         raw = store.backend.read(target)
         entries = parse_entries(raw.text) if raw.readable else []
         used = joined_length(entries)
+        fix = ""
         if raw.error is not None:
-            state, detail = "unreadable", raw.error
-        elif raw.invalid is not None:
-            state, detail = "drift", "not valid UTF-8; writes are refused until it is fixed"
+            state, detail, fix = "unreadable", raw.error, "fix that, then run `pi-memory status` again."
         elif not raw.exists:
             state, detail = "missing", "no file yet; the first add creates it"
-        elif (reason := drift_reason(raw.text, limit)) is not None:
-            state, detail = "drift", f"{reason}; writes are refused until it is fixed"
+        elif (drift := store.drift(target, raw)) is not None:
+            state, detail = "drift", f"{drift.reason}; writes are refused until it is fixed"
+            fix = drift.next_step(store.backend.location(target))
         else:
             state, detail = "ok", ""
         rows.append(
@@ -81,6 +86,7 @@ def collect_status(store: MemoryStore) -> list[TargetStatus]:
                 usage=format_usage(used, limit),
                 state=state,
                 detail=detail,
+                next=fix,
             )
         )
     return rows

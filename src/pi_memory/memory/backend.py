@@ -49,6 +49,13 @@ class BackendBlocked(BackendBusy):
     """
 
 
+class StorageError(Exception):
+    """Storage refused a write (a read-only or full disk, a missing directory); nothing was changed.
+
+    The message says what is wrong and what to fix, in words for the user.
+    """
+
+
 class Transaction(Protocol):
     """Exclusive access to one target for the duration of a mutation."""
 
@@ -77,4 +84,7 @@ class StorageBackend(Protocol):
         """Read without locking (writers replace content atomically)."""
 
     def transaction(self, target: str, timeout: float) -> AbstractContextManager[Transaction]:
-        """Lock ``target``; raise :class:`BackendBusy` after ``timeout`` seconds."""
+        """Lock ``target``; raise :class:`BackendBusy` after ``timeout`` seconds.
+
+        A write the storage refuses raises :class:`StorageError` (and leaves the target as it was).
+        """

@@ -10,13 +10,14 @@ Node pi-memory process and this one never lose each other's updates.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from pi_memory.memory.backend import BACKUP_FAILED, BackendBlocked, BackendBusy, RawText
+from pi_memory.memory.backend import BACKUP_FAILED, BackendBlocked, BackendBusy, RawText, StorageError
 from pi_memory.memory.lock import HeldLock, LockBlocked, LockBusy, LockCompromised, file_lock
 
 FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
@@ -96,24 +97,63 @@ def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
         fsync_dir(directory)
 
 
-def _read_with_mode(path: Path) -> tuple[RawText, int | None]:
+def os_error_problem(exc: OSError, directory: Path) -> str:
+    """What an ``OSError`` from writing in ``directory`` means for the user, and what to do."""
+    code = exc.errno
+    if code == errno.EROFS:
+        return (f"{directory} is on a read-only file system; remount it read-write, or point pi-memory at a "
+                "writable directory (--dir, or pi-memory.dataDir in settings)")
+    if code in (errno.EACCES, errno.EPERM):
+        return f"no permission to write in {directory}; make it writable for this user, then retry"
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        what = "disk quota exceeded" if code == errno.EDQUOT else "no space left on the device"
+        return f"{what} holding {directory}; free some space there, then retry"
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{exc.strerror or exc}{where}; check {directory}, then retry"
+
+
+def _read_problem(path: Path, exc: OSError) -> str:
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"{path.name} could not be read ({exc.strerror}); make it readable for this user"
+    return f"{path.name} could not be read ({exc.strerror or exc})"
+
+
+def _dangling_link(path: Path) -> str | None:
+    """Why ``path`` cannot be used when it is a symlink to nothing (``None`` otherwise).
+
+    Writing through it would create a file wherever the link points, or fail half-way when that
+    directory is gone: the link is the user's to repair (a dotfiles checkout not mounted?).
+    """
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return None  # not a link (or gone meanwhile): a plain missing file
+    if os.path.exists(path):
+        return None
+    return (f"{path.name} is a symbolic link to {target}, which does not exist; create that file (or its "
+            f"directory), or replace the link with a regular file")
+
+
+def _read_with_mode(path: Path, link: Path | None = None) -> tuple[RawText, int | None]:
     """``path``'s content as a :class:`RawText` and its permission bits (None when missing or unreadable).
 
-    One open, one fstat and the reads: this runs inside the lock on every mutation.
+    One open, one fstat and the reads: this runs inside the lock on every mutation. ``link`` is
+    the name ``path`` was resolved from: when ``path`` is missing, a dangling ``link`` is an error.
     """
     try:
         fd = os.open(path, os.O_RDONLY | _O_CLOEXEC)
     except FileNotFoundError:
-        return RawText(), None
+        dangling = _dangling_link(link if link is not None else path)
+        return (RawText(), None) if dangling is None else (RawText(exists=True, error=dangling), None)
     except OSError as exc:
-        return RawText(exists=True, error=f"{path.name} could not be read ({exc.strerror or exc})"), None
+        return RawText(exists=True, error=_read_problem(path, exc)), None
     try:
         st = os.fstat(fd)
         chunks = [os.read(fd, st.st_size + 1)]
         while chunks[-1]:
             chunks.append(os.read(fd, max(st.st_size, 65536)))
     except OSError as exc:
-        return RawText(exists=True, error=f"{path.name} could not be read ({exc.strerror or exc})"), None
+        return RawText(exists=True, error=_read_problem(path, exc)), None
     finally:
         os.close(fd)
     data = b"".join(chunks)
@@ -188,7 +228,7 @@ class _FileTransaction:
         self.real = real
         self.durable = durable
         self.held = held
-        self.raw, mode = _read_with_mode(real)
+        self.raw, mode = _read_with_mode(real, path)
         self.mode = _NEW_FILE_MODE if mode is None else mode
         self.written = False
 
@@ -210,6 +250,20 @@ class _FileTransaction:
         except OSError:
             planned = self.path.with_name(f"{self.path.name}.bak.{int(time.time())}")
             return f"{planned} ({BACKUP_FAILED} — file unchanged on disk)"
+
+
+class _RefusedTransaction:
+    """Handed to the store when the file cannot be used at all (a dangling link): no lock is
+    taken, and ``raw.error`` stops the mutation before anything is written."""
+
+    def __init__(self, error: str) -> None:
+        self.raw = RawText(exists=True, error=error)
+
+    def write(self, text: str) -> None:  # pragma: no cover - the store never writes over an error
+        raise RuntimeError(self.raw.error)
+
+    def backup(self, raw: RawText) -> str:  # pragma: no cover - drift is not checked after an error
+        raise RuntimeError(self.raw.error)
 
 
 class FileBackend:
@@ -262,7 +316,7 @@ class FileBackend:
         return read_raw(self.path(target))
 
     @contextlib.contextmanager
-    def transaction(self, target: str, timeout: float) -> Iterator[_FileTransaction]:
+    def transaction(self, target: str, timeout: float) -> Iterator[_FileTransaction | _RefusedTransaction]:
         """Lock, read, let the caller write; fsync the directory once the lock is released.
 
         The directory fsync makes the rename durable before the caller reports
@@ -270,11 +324,18 @@ class FileBackend:
         lock meanwhile reads (and rewrites) our already-renamed content, so
         nothing it does can lose our write, and our release's ``rmdir`` and
         record ``unlink`` ride in the same journal commit as the rename.
+
+        An ``OSError`` while locking or writing (a read-only or full disk) becomes a
+        :class:`StorageError` saying what to fix; the temp file and the lock are gone by then,
+        so the target is as it was.
         """
-        self.prepare()
         path = self.path(target)
         real = Path(os.path.realpath(path))
+        if real != path and not os.path.exists(real) and (dangling := _dangling_link(path)) is not None:
+            yield _RefusedTransaction(dangling)
+            return
         try:
+            self.prepare()
             with file_lock(real, timeout=timeout, resolved=True) as held:
                 _sweep_temps_now_and_then(real.parent)
                 txn = _FileTransaction(path, real, self.durable, held)
@@ -285,5 +346,7 @@ class FileBackend:
             raise BackendBusy(str(exc)) from exc
         except LockCompromised as exc:
             raise BackendBusy(f"{exc}; nothing was written") from exc
+        except OSError as exc:
+            raise StorageError(os_error_problem(exc, real.parent)) from exc
         if txn.written and self.durable:
             fsync_dir(real.parent)

@@ -11,7 +11,10 @@ Every method returns a plain JSON-ready dict with pi-memory's keys (``success``,
 ``target``, ``entries``, ``usage``, ``entryCount``, ``message``, ``error``,
 ``currentEntries``, ``matches``, ``driftBackup``, ``remediation``); problems the
 model or user can fix are results with a next step, never exceptions.
-Lengths are Unicode code points (``len``), as in hermes.
+Budgets count Unicode code points (``len``), as in hermes; one entry must also fit its limit in
+UTF-16 units, as pi-memory counts it, so a directory shared with pi-memory never drifts for it.
+Text that cannot be stored as UTF-8 (lone surrogates: invalid UTF-8 on a command line, a bad
+``"\\ud800"`` escape) is refused as invalid text, never raised as ``UnicodeEncodeError``.
 """
 
 from __future__ import annotations
@@ -28,13 +31,17 @@ from pi_memory.memory.backend import (
     BackendBusy,
     RawText,
     StorageBackend,
+    StorageError,
     Transaction,
 )
 from pi_memory.memory.entries import (
     ENTRY_DELIMITER,
+    INVALID_UTF8,
+    Drift,
     contains_delimiter,
     dedupe,
-    drift_reason,
+    entry_length,
+    find_drift,
     joined_length,
     js_trim,
     parse_checked,
@@ -69,6 +76,20 @@ def _coerce_limit(name: str, value: object) -> int:
 
 def _fail(error: str, **extra: Any) -> Result:
     return {"success": False, "error": error, **extra}
+
+
+def _invalid_text(value: str, field: str) -> Result | None:
+    """A failed result when ``value`` cannot be encoded as UTF-8 (it holds a lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return _fail(
+            f"{field} is not valid text: character {exc.start + 1} is U+{ord(value[exc.start]):04X}, a lone "
+            "surrogate, which cannot be stored as UTF-8 (it comes from bytes that were not valid UTF-8, e.g. "
+            "on a command line, or from half of an escaped UTF-16 pair). Nothing was changed; send the text "
+            "as valid UTF-8."
+        )
+    return None
 
 
 def _preview(entry: str) -> str:
@@ -145,9 +166,14 @@ class MemoryStore:
         raw = self.backend.read(target)
         if not raw.readable:
             return raw.error
+        drift = self.drift(target, raw)
+        return None if drift is None else drift.reason
+
+    def drift(self, target: str, raw: RawText) -> Drift | None:
+        """The drift in ``raw`` (what a read of ``target`` found), with its cause and fix, or ``None``."""
         if raw.invalid is not None:
-            return "it is not valid UTF-8"
-        return drift_reason(raw.text, self.char_limit(target))
+            return INVALID_UTF8
+        return find_drift(raw.text, self.char_limit(target))
 
     def format_for_system_prompt(self, target: str) -> str:
         """The frozen block for ``target`` as of the last ``load_from_disk`` ("" when empty)."""
@@ -179,14 +205,22 @@ class MemoryStore:
             self.load_from_disk()
         raw = self.backend.read(target)
         if not raw.readable:
-            return _fail(f"{raw.error}. Nothing was changed; fix the file (permissions?) and retry.")
+            return _fail(f"{raw.error}. Nothing was changed; fix that and retry.")
+        entries, drift = parse_checked(raw.text, self.char_limit(target))
         with self._state:
-            self._entries[target] = parse_entries(raw.text)
+            self._entries[target] = entries
         result = self._success(target)
+        label = self.backend.label(target)
         if raw.invalid is not None:
             result["warning"] = (
-                f"{self.backend.label(target)} is not valid UTF-8; undecodable bytes are shown as U+FFFD. "
+                f"{label} is not valid UTF-8; undecodable bytes are shown as U+FFFD. "
                 "Writes are refused until the file is fixed."
+            )
+        elif drift is not None:
+            # Said now, so the model does not plan a remove or replace the store will refuse.
+            result["warning"] = (
+                f"{label} does not round-trip ({drift.reason}), so writes are refused until it is fixed. "
+                f"{drift.next_step(self.backend.location(target))}"
             )
         return result
 
@@ -197,7 +231,7 @@ class MemoryStore:
         if (bad := self._target_error(target)) is not None:
             return bad
         content = js_trim(str(content))
-        if (bad := self._content_error(content, "Content")) is not None:
+        if (bad := self._content_error(content, "Content", self.char_limit(target))) is not None:
             return bad
 
         def mutate(entries: list[str], limit: int) -> Result | list[str]:
@@ -223,9 +257,11 @@ class MemoryStore:
         new_content = js_trim(str(new_content))
         if not old_text:
             return _fail("oldText cannot be empty.")
+        if (bad := _invalid_text(old_text, "oldText")) is not None:
+            return bad
         if not new_content:
             return _fail("newContent cannot be empty. Use 'remove' to delete entries.")
-        if (bad := self._content_error(new_content, "newContent")) is not None:
+        if (bad := self._content_error(new_content, "newContent", self.char_limit(target))) is not None:
             return bad
         replaced: list[str] = []
 
@@ -258,6 +294,8 @@ class MemoryStore:
         old_text = js_trim(str(old_text))
         if not old_text:
             return _fail("oldText cannot be empty.")
+        if (bad := _invalid_text(old_text, "oldText")) is not None:
+            return bad
         removed: list[str] = []
 
         def mutate(entries: list[str], limit: int) -> Result | list[str]:
@@ -283,8 +321,9 @@ class MemoryStore:
         if (bad := self._target_error(target)) is not None:
             return bad
         wanted = dedupe(e for e in (js_trim(str(entry)) for entry in entries) if e)
+        limit = self.char_limit(target)
         for n, entry in enumerate(wanted, 1):
-            if (bad := self._content_error(entry, f"Entry {n}")) is not None:
+            if (bad := self._content_error(entry, f"Entry {n}", limit)) is not None:
                 return bad
 
         def mutate(current: list[str], limit: int) -> Result | list[str]:
@@ -333,7 +372,7 @@ class MemoryStore:
                 )
             index = holding[0][0]
             new_entry = js_trim(entries[index].replace(old_str, new_str))
-            if new_entry and (bad := self._content_error(new_entry, "The edited entry")) is not None:
+            if new_entry and (bad := self._content_error(new_entry, "The edited entry", limit)) is not None:
                 return bad
             updated = dedupe(new_entry if i == index else e for i, e in enumerate(entries) if i != index or new_entry)
             new_total = joined_length(updated)
@@ -373,14 +412,14 @@ class MemoryStore:
             with self.backend.transaction(target, self.lock_timeout) as txn:
                 raw = txn.raw
                 if not raw.readable:
-                    return _fail(f"{raw.error}. Refusing to write so nothing is lost; fix it and retry.")
-                entries, reason = self._parse_under_lock(target, raw, limit)
+                    return _fail(f"{raw.error}. Refusing to write so nothing is lost; fix that and retry.")
+                entries, drift = self._parse_under_lock(target, raw, limit)
                 with self._state:
                     self._entries[target] = entries
                 if raw.invalid is not None:
-                    reason = "it is not valid UTF-8"
-                if reason is not None:
-                    return self._drift_result(txn, raw, label, reason)
+                    drift = INVALID_UTF8
+                if drift is not None:
+                    return self._drift_result(txn, raw, label, self.backend.location(target), drift)
                 outcome = mutate(list(entries), limit)
                 if isinstance(outcome, dict):
                     return outcome
@@ -403,12 +442,14 @@ class MemoryStore:
                 "Nothing was changed; retry in a moment.",
                 retryable=True,
             )
+        except StorageError as exc:
+            return _fail(f"{label} could not be written: {exc}. Nothing was changed.")
         result = self._success(target, message)
         if backup is not None:
             result["backup"] = backup
         return result
 
-    def _parse_under_lock(self, target: str, raw: RawText, limit: int) -> tuple[list[str], str | None]:
+    def _parse_under_lock(self, target: str, raw: RawText, limit: int) -> tuple[list[str], Drift | None]:
         """``parse_checked``, skipped when storage holds exactly what this store last wrote.
 
         That text came from entries that passed every check (trimmed, non-empty, unique, no
@@ -421,19 +462,17 @@ class MemoryStore:
         return parse_checked(raw.text, limit)
 
     @staticmethod
-    def _drift_result(txn: Transaction, raw: RawText, label: str, reason: str) -> Result:
+    def _drift_result(txn: Transaction, raw: RawText, label: str, location: str, drift: Drift) -> Result:
         backup = txn.backup(raw)
+        fix = drift.next_step(location)
         return _fail(
             f"Refusing to write {label}: file on disk has content that wouldn't round-trip through the "
-            f"memory tool ({reason}; likely added by a patch tool, a shell append, a manual edit, or a "
-            f"concurrent session). A snapshot was saved to {backup}. Resolve the drift first — either "
-            "rewrite the file as a clean §-delimited list of entries, or move the extra content out — "
-            "then retry. This guard exists to prevent silent data loss.",
+            f"memory tool ({drift.reason}; {drift.cause}). A snapshot was saved to {backup}. Resolve the "
+            f"drift first: {fix} Then retry. This guard exists to prevent silent data loss.",
             driftBackup=backup,
             remediation=(
-                f"Open {backup} to see the exact content. Rewrite {label} as entries separated by a line "
-                "holding only '§' (each entry within the char limit), or move the extra text elsewhere; "
-                "then re-add any missing facts one at a time with memory_add."
+                f"Open {backup} to see the exact content. {fix} If you moved text out of {label}, re-add the "
+                "facts you still need one at a time with memory_add."
             ),
         )
 
@@ -453,13 +492,25 @@ class MemoryStore:
         return matches[0]
 
     @staticmethod
-    def _content_error(content: str, field: str) -> Result | None:
+    def _content_error(content: str, field: str, limit: int) -> Result | None:
         if not content:
             return _fail(f"{field} cannot be empty.")
+        if (bad := _invalid_text(content, field)) is not None:
+            return bad
         if contains_delimiter(content):
             return _fail(
-                f"{field} contains the entry delimiter (a line holding only '§'); it would be split into "
-                "several entries on reload. Remove that line or add each part as its own entry."
+                f"{field} contains the entry delimiter (a line holding only '§', maybe with a Windows "
+                "line ending); it would be split into several entries on reload. Remove that line or add "
+                "each part as its own entry."
+            )
+        if len(content) <= limit < (units := entry_length(content)):
+            # Within the budget in code points, over it as pi-memory counts: a Node process sharing
+            # the directory would then refuse every write to the file as drift.
+            return _fail(
+                f"{field} is {len(content):,} chars but {units:,} UTF-16 units (each emoji or other character "
+                f"beyond U+FFFF counts 2); one entry must fit the {limit:,}-char limit in both counts, so "
+                "that pi-memory (TypeScript) sharing this directory can still write to it. Shorten it or "
+                "split it into two entries."
             )
         if len(content) > MAX_SCAN_CHARS:
             return _fail(
