@@ -159,8 +159,8 @@ from pi_memory.memory import MemoryStore, files
 real_read = files._read_with_mode
 
 
-def read_then_wait(path):
-    raw = real_read(path)  # the store's read, inside the lock
+def read_then_wait(*args):
+    raw = real_read(*args)  # the store's read, inside the lock
     print("read", flush=True)
     sys.stdin.readline()  # the test stops this process here
     return raw
