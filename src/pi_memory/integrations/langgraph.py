@@ -15,6 +15,11 @@ text fused with the cosine of their vectors — recall's fusion (:func:`pi_memor
 and by default recall's static embedder, so no embedding API is called. ``index={"embed": ...}``
 uses your embeddings for the dense half instead. ``SearchItem.score`` is the fused score.
 
+**The scanner.** Stored values end up in prompts, so every string in a value passes the threat
+scanner the memory files use; a put carrying an injection or exfiltration payload raises
+:class:`StoreWriteRefused` (a ``ValueError`` that says which pattern) and the whole batch is
+left unwritten.
+
 **TTL.** ``supports_ttl`` is true: ``put(..., ttl=minutes)`` (or ``ttl={"default_ttl": …}``) sets
 an expiry that reads refresh (``refresh_on_read``); expired items are never returned and are
 deleted by the next write (or :meth:`PiStore.sweep_ttl`).
@@ -33,6 +38,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -63,12 +69,15 @@ from langgraph.store.base import (
 from pi_memory.recall import StaticEmbedder
 from pi_memory.recall.fusion import SearchConfig, fuse
 from pi_memory.recall.text import content_terms, terms
+from pi_memory.security.threats import first_threat_message
 from pi_memory.session import get_agent_dir
 
-__all__ = ["STATIC_EMBEDDING_DIMS", "PiMemoryMiddleware", "PiStore", "default_store_path", "static_embeddings"]
+__all__ = ["STATIC_EMBEDDING_DIMS", "PiMemoryMiddleware", "PiStore", "StoreWriteRefused", "default_store_path",
+           "static_embeddings"]
 
 STATIC_EMBEDDING_DIMS = 256
 """Dimensions of :func:`static_embeddings` (the shipped ``minilm-static-256`` table)."""
+_TABLE = re.compile(r"[a-z_][a-z0-9_]{0,40}")
 _SEP = "\x1f"  # joins namespace labels in one column; prefix search is a string prefix on it
 _BM25_K1, _BM25_B = 1.2, 0.75
 
@@ -112,13 +121,39 @@ def _default_url() -> str:
     return str(default_store_path())
 
 
+class StoreWriteRefused(ValueError):
+    """A put whose value the threat scanner refuses; nothing of its batch was written."""
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def _refusal(op: PutOp) -> str | None:
+    for text in _strings(op.value):
+        message = first_threat_message(text)
+        if message is not None:
+            return (f"{message} Nothing was stored (namespace {op.namespace!r}, key {op.key!r}); "
+                    "store the fact without the instruction.")
+    return None
+
+
 # ----------------------------------------------------------------------------- the database
 
 
 class _Database:
     """The few statements the store needs, on SQLite or PostgreSQL (``?`` placeholders)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, table: str) -> None:
+        self.items, self.vectors = f"{table}_items", f"{table}_vectors"
         self.postgres = url.startswith(("postgresql://", "postgres://"))
         self._lock = threading.RLock()
         if self.postgres:
@@ -134,13 +169,13 @@ class _Database:
             self._sqlite.execute("PRAGMA journal_mode=WAL")
             blob, serial = "BLOB", "INTEGER"
         with self.transaction():
-            self.execute(f"""CREATE TABLE IF NOT EXISTS langgraph_items (
+            self.execute(f"""CREATE TABLE IF NOT EXISTS {self.items} (
                 seq {serial} PRIMARY KEY{'' if self.postgres else ' AUTOINCREMENT'},
                 namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
                 created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
                 expires_at DOUBLE PRECISION, ttl_minutes DOUBLE PRECISION,
                 UNIQUE (namespace, key))""")
-            self.execute(f"""CREATE TABLE IF NOT EXISTS langgraph_vectors (
+            self.execute(f"""CREATE TABLE IF NOT EXISTS {self.vectors} (
                 namespace TEXT NOT NULL, key TEXT NOT NULL, path TEXT NOT NULL, text TEXT NOT NULL,
                 vector {blob}, PRIMARY KEY (namespace, key, path))""")
 
@@ -263,7 +298,10 @@ class PiStore(BaseStore):
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
         search_config: SearchConfig | None = None,
+        table: str = "langgraph",
     ) -> None:
+        if _TABLE.fullmatch(table) is None:
+            raise ValueError(f"table must be a lower-case SQL identifier such as 'langgraph', got {table!r}")
         self.url = os.fspath(url) if url is not None else _default_url()
         self.index_config: IndexConfig = dict(index or {})  # type: ignore[assignment]
         self.ttl_config = ttl
@@ -280,7 +318,7 @@ class PiStore(BaseStore):
             self._embed_query = embeddings.embed_query
         self._fields = [(path, tokenize_path(path) if path != "$" else "$")
                         for path in (self.index_config.get("fields") or ["$"])]
-        self._db = _Database(self.url)
+        self._db = _Database(self.url, table)
 
     def close(self) -> None:
         """Close the database connection."""
@@ -297,6 +335,9 @@ class PiStore(BaseStore):
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ``ops`` in order in one transaction (puts of the same key: the last one wins)."""
         ops = list(ops)
+        for op in ops:
+            if isinstance(op, PutOp) and op.value is not None and (refusal := _refusal(op)) is not None:
+                raise StoreWriteRefused(refusal)
         # Embedding happens before the transaction, so a slow embedder never holds the write lock.
         vectors = self._embed_puts(ops)
         queries = {op.query for op in ops if isinstance(op, SearchOp) and op.query}
@@ -305,10 +346,10 @@ class PiStore(BaseStore):
         results: list[Result] = []
         with self._db.transaction() as db:
             if any(isinstance(op, PutOp) for op in ops):
-                db.execute("DELETE FROM langgraph_vectors WHERE EXISTS (SELECT 1 FROM langgraph_items i WHERE "
-                           "i.namespace = langgraph_vectors.namespace AND i.key = langgraph_vectors.key "
+                db.execute(f"DELETE FROM {db.vectors} WHERE EXISTS (SELECT 1 FROM {db.items} i WHERE "
+                           f"i.namespace = {db.vectors}.namespace AND i.key = {db.vectors}.key "
                            "AND i.expires_at IS NOT NULL AND i.expires_at <= ?)", [now])
-                db.execute("DELETE FROM langgraph_items WHERE expires_at IS NOT NULL AND expires_at <= ?", [now])
+                db.execute(f"DELETE FROM {db.items} WHERE expires_at IS NOT NULL AND expires_at <= ?", [now])
             for n, op in enumerate(ops):
                 if isinstance(op, GetOp):
                     results.append(self._get(db, op, now))
@@ -333,7 +374,7 @@ class PiStore(BaseStore):
         """Delete expired items now; returns how many were deleted."""
         now = time.time()
         with self._db.transaction() as db:
-            expired = db.execute("SELECT namespace, key FROM langgraph_items WHERE expires_at IS NOT NULL "
+            expired = db.execute(f"SELECT namespace, key FROM {db.items} WHERE expires_at IS NOT NULL "
                                  "AND expires_at <= ?", [now])
             for namespace, key in expired:
                 self._delete(db, namespace, key)
@@ -349,13 +390,13 @@ class PiStore(BaseStore):
             return
         for row in rows:
             if row[6] is not None:  # ttl_minutes
-                db.execute("UPDATE langgraph_items SET expires_at = ? WHERE namespace = ? AND key = ?",
+                db.execute(f"UPDATE {db.items} SET expires_at = ? WHERE namespace = ? AND key = ?",
                            [now + float(row[6]) * 60, row[0], row[1]])
 
     _COLUMNS = "namespace, key, value, created_at, updated_at, seq, ttl_minutes"
 
     def _get(self, db: _Database, op: GetOp, now: float) -> Item | None:
-        rows = db.execute(f"SELECT {self._COLUMNS} FROM langgraph_items WHERE namespace = ? AND key = ? "
+        rows = db.execute(f"SELECT {self._COLUMNS} FROM {db.items} WHERE namespace = ? AND key = ? "
                           f"AND {self._alive()}", [_join(op.namespace), op.key, now])
         if not rows:
             return None
@@ -371,21 +412,21 @@ class PiStore(BaseStore):
         expires = now + float(ttl) * 60 if ttl is not None else None
         value = json.dumps(dict(op.value), ensure_ascii=False)
         stamp = _iso(now)
-        existing = db.execute("SELECT created_at FROM langgraph_items WHERE namespace = ? AND key = ?", [namespace, op.key])
+        existing = db.execute(f"SELECT created_at FROM {db.items} WHERE namespace = ? AND key = ?", [namespace, op.key])
         if existing:
-            db.execute("UPDATE langgraph_items SET value = ?, updated_at = ?, expires_at = ?, ttl_minutes = ? "
+            db.execute(f"UPDATE {db.items} SET value = ?, updated_at = ?, expires_at = ?, ttl_minutes = ? "
                        "WHERE namespace = ? AND key = ?", [value, stamp, expires, ttl, namespace, op.key])
         else:
-            db.execute("INSERT INTO langgraph_items (namespace, key, value, created_at, updated_at, expires_at, "
+            db.execute(f"INSERT INTO {db.items} (namespace, key, value, created_at, updated_at, expires_at, "
                        "ttl_minutes) VALUES (?, ?, ?, ?, ?, ?, ?)", [namespace, op.key, value, stamp, stamp, expires, ttl])
-        db.execute("DELETE FROM langgraph_vectors WHERE namespace = ? AND key = ?", [namespace, op.key])
+        db.execute(f"DELETE FROM {db.vectors} WHERE namespace = ? AND key = ?", [namespace, op.key])
         for path, text, vector in vectors or []:
-            db.execute("INSERT INTO langgraph_vectors (namespace, key, path, text, vector) VALUES (?, ?, ?, ?, ?)",
+            db.execute(f"INSERT INTO {db.vectors} (namespace, key, path, text, vector) VALUES (?, ?, ?, ?, ?)",
                        [namespace, op.key, path, text, vector])
 
     def _delete(self, db: _Database, namespace: str, key: str) -> None:
-        db.execute("DELETE FROM langgraph_items WHERE namespace = ? AND key = ?", [namespace, key])
-        db.execute("DELETE FROM langgraph_vectors WHERE namespace = ? AND key = ?", [namespace, key])
+        db.execute(f"DELETE FROM {db.items} WHERE namespace = ? AND key = ?", [namespace, key])
+        db.execute(f"DELETE FROM {db.vectors} WHERE namespace = ? AND key = ?", [namespace, key])
 
     def _embed_puts(self, ops: Sequence[Op]) -> dict[int, list[tuple[str, str, bytes]]]:
         """Per put (by position in the batch): ``(path, text, vector bytes)`` for each indexed text."""
@@ -411,7 +452,7 @@ class PiStore(BaseStore):
         if op.namespace_prefix:
             where += " AND (namespace = ? OR substr(namespace, 1, ?) = ?)"
             params += [prefix, len(prefix) + 1, prefix + _SEP]
-        rows = db.execute(f"SELECT {self._COLUMNS} FROM langgraph_items WHERE {where} ORDER BY seq", params)
+        rows = db.execute(f"SELECT {self._COLUMNS} FROM {db.items} WHERE {where} ORDER BY seq", params)
         if op.filter:
             rows = [r for r in rows if all(_matches(json.loads(r[2]).get(k), v) for k, v in op.filter.items())]
         scores: dict[int, float] = {}
@@ -448,12 +489,12 @@ class PiStore(BaseStore):
         for start in range(0, len(namespaces), 500):
             chunk = namespaces[start: start + 500]
             marks = ", ".join("?" for _ in chunk)
-            found += db.execute(f"SELECT namespace, key, text, vector FROM langgraph_vectors WHERE namespace IN ({marks})",
+            found += db.execute(f"SELECT namespace, key, text, vector FROM {db.vectors} WHERE namespace IN ({marks})",
                                 chunk)
         return found
 
     def _list_namespaces(self, db: _Database, op: ListNamespacesOp, now: float) -> list[tuple[str, ...]]:
-        rows = db.execute(f"SELECT DISTINCT namespace FROM langgraph_items WHERE {self._alive()}", [now])
+        rows = db.execute(f"SELECT DISTINCT namespace FROM {db.items} WHERE {self._alive()}", [now])
         namespaces = [_split(r[0]) for r in rows]
         if op.match_conditions:
             namespaces = [ns for ns in namespaces if all(_namespace_matches(c, ns) for c in op.match_conditions)]
