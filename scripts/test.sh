@@ -8,7 +8,7 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,chroma]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,chroma,integrations]'
 
 # The Chroma server for the recall index suite (chroma:// backend). chromadb (the server) pulls in
 # far more than our client needs, so it lives in its own venv; the tests start `chroma run` from it

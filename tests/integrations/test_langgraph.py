@@ -18,10 +18,10 @@ import pytest
 
 pytest.importorskip("langgraph")
 
-from langgraph.store.base import BaseStore, Item, ListNamespacesOp, MatchCondition, PutOp  # noqa: E402
-from langgraph.store.memory import InMemoryStore  # noqa: E402
+from langgraph.store.base import BaseStore, Item, ListNamespacesOp, MatchCondition, PutOp
+from langgraph.store.memory import InMemoryStore
 
-from pi_memory.integrations.langgraph import (  # noqa: E402
+from pi_memory.integrations.langgraph import (
     STATIC_EMBEDDING_DIMS,
     PiStore,
     StoreWriteRefused,
@@ -74,11 +74,11 @@ SCRIPTS: dict[str, Callable[[BaseStore], Any]] = {
                                s.search(("users",), offset=10), s.search((), limit=0)],
     "filter_exact": lambda s: [s.search((), filter={"score": 3}), s.search((), filter={"tags": ["ui"]}),
                                s.search((), filter={"meta": {"lang": "en"}}), s.search((), filter={"missing": 1})],
-    "filter_operators": lambda s: [s.search((), filter={"score": {"$gt": 3}}), s.search((), filter={"score": {"$gte": 3}}),
-                                   s.search((), filter={"score": {"$lt": 2}}), s.search((), filter={"score": {"$lte": 2}}),
-                                   s.search((), filter={"score": {"$ne": 3}}), s.search((), filter={"score": {"$eq": 5}}),
-                                   s.search((), filter={"score": {"$gt": 1, "$lt": 5}}),
-                                   s.search(("users",), filter={"meta": {"lang": "en"}, "score": {"$gte": 3}})],
+    "filter_operators": lambda s: [
+        *(s.search((), filter={"score": {op: value}}) for op, value in
+          (("$gt", 3), ("$gte", 3), ("$lt", 2), ("$lte", 2), ("$ne", 3), ("$eq", 5))),
+        s.search((), filter={"score": {"$gt": 1, "$lt": 5}}),
+        s.search(("users",), filter={"meta": {"lang": "en"}, "score": {"$gte": 3}})],
     "list_namespaces": lambda s: [s.list_namespaces(), s.list_namespaces(prefix=("users",)),
                                   s.list_namespaces(suffix=("draft",)), s.list_namespaces(prefix=("docs", "*")),
                                   s.list_namespaces(prefix=("users", "*"), suffix=("u2",)),

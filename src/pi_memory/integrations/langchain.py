@@ -16,7 +16,7 @@ Install with ``pip install 'pi-memory[langchain]'`` (``langchain``, which brings
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from langchain.agents.middleware import AgentMiddleware
 from langchain_core.messages import SystemMessage
@@ -38,7 +38,7 @@ class PiMemoryTool(BaseTool):
 
     pi_tool: Any
     """The pi-memory tool this one calls (memory, recall or decay)."""
-    response_format: str = "content_and_artifact"
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
 
     def _run(self, **kwargs: Any) -> tuple[str, dict[str, Any]]:
         kwargs.pop("run_manager", None)
@@ -65,7 +65,7 @@ def memory_tools(store: MemoryStore | None = None, recall: bool | RecallService 
     return [_as_langchain(tool) for tool in pi_tools(open_store(store), recall)]
 
 
-class PiMemoryMiddleware(AgentMiddleware):  # type: ignore[type-arg]
+class PiMemoryMiddleware(AgentMiddleware):
     """For ``create_agent(..., middleware=[PiMemoryMiddleware(store)])``: registers the memory
     tools (and recall's, with ``recall``) and appends the memory guidance and the frozen snapshot
     to the system message of every model call.

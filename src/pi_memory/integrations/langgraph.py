@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from langgraph.store.base import (
@@ -71,6 +71,9 @@ from pi_memory.recall.fusion import SearchConfig, fuse
 from pi_memory.recall.text import content_terms, terms
 from pi_memory.security.threats import first_threat_message
 from pi_memory.session import get_agent_dir
+
+if TYPE_CHECKING:
+    from pi_memory.integrations.langchain import PiMemoryMiddleware
 
 __all__ = ["STATIC_EMBEDDING_DIMS", "PiMemoryMiddleware", "PiStore", "StoreWriteRefused", "default_store_path",
            "static_embeddings"]
@@ -418,7 +421,8 @@ class PiStore(BaseStore):
                        "WHERE namespace = ? AND key = ?", [value, stamp, expires, ttl, namespace, op.key])
         else:
             db.execute(f"INSERT INTO {db.items} (namespace, key, value, created_at, updated_at, expires_at, "
-                       "ttl_minutes) VALUES (?, ?, ?, ?, ?, ?, ?)", [namespace, op.key, value, stamp, stamp, expires, ttl])
+                       "ttl_minutes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [namespace, op.key, value, stamp, stamp, expires, ttl])
         db.execute(f"DELETE FROM {db.vectors} WHERE namespace = ? AND key = ?", [namespace, op.key])
         for path, text, vector in vectors or []:
             db.execute(f"INSERT INTO {db.vectors} (namespace, key, path, text, vector) VALUES (?, ?, ?, ?, ?)",
@@ -448,7 +452,7 @@ class PiStore(BaseStore):
 
     def _search(self, db: _Database, op: SearchOp, now: float, query_vectors: Mapping[str, Any]) -> list[SearchItem]:
         prefix = _join(op.namespace_prefix)
-        where, params = self._alive(), [now]
+        where, params = self._alive(), list[Any]([now])
         if op.namespace_prefix:
             where += " AND (namespace = ? OR substr(namespace, 1, ?) = ?)"
             params += [prefix, len(prefix) + 1, prefix + _SEP]

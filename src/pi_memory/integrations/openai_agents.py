@@ -270,7 +270,8 @@ class PiSession:
 def _as_dict(item: Any) -> dict[str, Any]:
     """An input item as the plain JSON dict the SDK itself stores (pydantic models dumped)."""
     if isinstance(item, Mapping):
-        return json.loads(json.dumps(dict(item)))  # a deep, JSON-only copy: what comes back is what went in
+        copied: dict[str, Any] = json.loads(json.dumps(dict(item)))  # deep, JSON-only: comes back as it went in
+        return copied
     dump = getattr(item, "model_dump", None)
     if callable(dump):
         dumped: dict[str, Any] = dump(exclude_unset=True, mode="json")
