@@ -245,3 +245,40 @@ def test_two_processes_on_postgres_lose_nothing(postgres_dsn: str) -> None:
     run_two_writers(postgres_dsn, table)
     with PiStore(postgres_dsn, table=table) as store:
         assert len(store.search(("shared",), limit=1000)) == 100
+
+
+def test_a_compiled_graph_remembers_across_threads_and_processes(tmp_path: Path) -> None:
+    """A real ``StateGraph`` compiled with the store: a fact a node saves in one thread (and one
+    store object) is what a node finds in another thread through a fresh store on the same file."""
+    from typing import TypedDict
+
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.runtime import Runtime
+
+    class State(TypedDict):
+        text: str
+        found: list[str]
+
+    def remember(state: State, runtime: Runtime[None]) -> dict[str, Any]:
+        assert runtime.store is not None
+        if state["text"].startswith("remember "):
+            runtime.store.put(("facts", "u1"), str(uuid.uuid4()), {"text": state["text"][len("remember "):]})
+        hits = runtime.store.search(("facts",), query=state["text"], limit=3)
+        return {"found": [hit.value["text"] for hit in hits]}
+
+    def build(store: BaseStore) -> Any:
+        graph = StateGraph(State)
+        graph.add_node("remember", remember)
+        graph.add_edge(START, "remember")
+        graph.add_edge("remember", END)
+        return graph.compile(store=store)
+
+    with PiStore(tmp_path / "store.db") as store:
+        build(store).invoke({"text": "remember the deploy window is Tuesday 14:00 UTC", "found": []},
+                            {"configurable": {"thread_id": "t1"}})
+    with PiStore(tmp_path / "store.db") as store:
+        out = asyncio.run(build(store).ainvoke({"text": "when is the deploy window?", "found": []},
+                                               {"configurable": {"thread_id": "t2"}}))
+    assert out["found"] == ["the deploy window is Tuesday 14:00 UTC"]
+    with PiStore(tmp_path / "store.db") as store, pytest.raises(StoreWriteRefused, match="Nothing was stored"):
+        build(store).invoke({"text": f"remember {INJECTION}", "found": []})

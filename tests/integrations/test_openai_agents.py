@@ -147,6 +147,27 @@ def test_pop_and_clear_move_the_leaf_and_survive_a_reopen(tmp_path: Path) -> Non
     assert len([e for e in entries if e["type"] == "message"]) == 3
 
 
+def test_pi_session_behaves_like_the_sdks_sqlite_session(tmp_path: Path) -> None:
+    """The SDK's own ``SQLiteSession`` is the oracle: the same calls give the same answers."""
+    from agents.memory import SQLiteSession
+
+    async def script(session: Any) -> list[Any]:
+        seen: list[Any] = [await session.get_items(), await session.pop_item()]
+        await session.add_items(ITEMS[:4])
+        seen += [await session.get_items(limit=3), await session.pop_item(), await session.pop_item()]
+        await session.add_items(ITEMS[4:])
+        seen += [await session.get_items(), await session.get_items(limit=0), await session.get_items(limit=100)]
+        await session.clear_session()
+        seen += [await session.get_items(), await session.pop_item()]
+        await session.add_items([ITEMS[0]])
+        seen.append(await session.get_items())
+        return seen
+
+    ours = asyncio.run(script(PiSession("same", cwd=str(tmp_path / "p"), session_dir=str(tmp_path / "s"))))
+    theirs = asyncio.run(script(SQLiteSession("same", str(tmp_path / "agents.db"))))
+    assert ours == theirs
+
+
 # ----------------------------------------------------------------------------- a real Runner.run
 
 
@@ -214,6 +235,15 @@ def test_runner_session_opens_in_pi_memory_chat_and_in_pi(tmp_path: Path, server
     # and the Agents SDK reads pi-memory chat's turn back as plain items
     items = asyncio.run(PiSession("agents-chat", cwd=str(project)).get_items())
     assert items[-2:] == [{"role": "user", "content": "And now?"}, {"role": "assistant", "content": "Still empty."}]
+    # so does pi's own append (a user and an assistant message, a custom entry and a label)
+    peer.run_json("pi_session.mjs", "append", path)
+    again = PiSession("agents-chat", cwd=str(project))
+    items = asyncio.run(again.get_items())
+    assert items[-2:] == [{"role": "user", "content": "from pi ✓"}, {"role": "assistant", "content": "pi answers"}]
+    asyncio.run(again.add_items([{"role": "user", "content": "back in the Agents SDK"}]))
+    (dump,) = peer.run_json("pi_session.mjs", "dump", path)
+    assert json.loads(dump["leafContext"])["messages"][-1]["content"] == [
+        {"type": "text", "text": "back in the Agents SDK"}]
 
 
 # ----------------------------------------------------------------------------- tools
@@ -288,3 +318,20 @@ def test_two_processes_through_the_adapter_lose_nothing(tmp_path: Path) -> None:
     files = list((tmp_path / "sessions").glob("*.jsonl"))
     assert len(files) == 1  # one file, one linear branch
     assert len(SessionManager.open(str(files[0])).get_branch()) == 30
+
+
+def test_session_messages_reach_the_default_recall_like_any_sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   _isolated_home: Path) -> None:
+    """Default everything: the session in pi's directory, ``pi-memory recall index`` (the real CLI),
+    then ``memory_tools()``'s ``search_memory`` on the index the settings name."""
+    monkeypatch.chdir(tmp_path)
+    session = PiSession("default-chat")
+    asyncio.run(session.add_items([{"role": "user", "content": "Our VPN gateway lives in Reykjavik"}]))
+    assert session.path.startswith(str(_isolated_home / ".pi" / "agent" / "sessions"))
+    proc = subprocess.run([PI_MEMORY, "recall", "index"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    monkeypatch.setenv("PI_AGENT_HOME", str(tmp_path / "memories-home"))
+    tools = {tool.name: tool for tool in memory_tools()}
+    out = asyncio.run(tools["search_memory"].on_invoke_tool(None, json.dumps(  # type: ignore[arg-type]
+        {"query": "where is the VPN gateway?", "topK": 1, "rank": None})))
+    assert "Reykjavik" in out and "default-chat:" in out
