@@ -171,6 +171,20 @@ def test_ttl_default_comes_from_the_config(tmp_path: Path) -> None:
         assert store.get(("t",), "k") is None
 
 
+def test_the_sweeper_deletes_expired_rows(tmp_path: Path) -> None:
+    import sqlite3
+    import time
+
+    path = tmp_path / "s.db"
+    with PiStore(path, ttl={"sweep_interval_minutes": 0.001}) as store:  # every 60 ms
+        store.put(("t",), "gone", {"text": "x"}, ttl=0)
+        deadline = time.monotonic() + 60
+        with sqlite3.connect(path) as raw:
+            while raw.execute("SELECT count(*) FROM langgraph_items").fetchone()[0] and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert raw.execute("SELECT count(*) FROM langgraph_items").fetchone()[0] == 0
+
+
 def test_an_injected_instruction_is_refused_and_the_batch_is_not_written(pi_store: PiStore) -> None:
     with pytest.raises(StoreWriteRefused, match="Blocked: content matches threat pattern"):
         pi_store.put(("users", "u1"), "bad", {"text": INJECTION})

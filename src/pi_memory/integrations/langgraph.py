@@ -22,7 +22,7 @@ left unwritten.
 
 **TTL.** ``supports_ttl`` is true: ``put(..., ttl=minutes)`` (or ``ttl={"default_ttl": …}``) sets
 an expiry that reads refresh (``refresh_on_read``); expired items are never returned and are
-deleted by the next write (or :meth:`PiStore.sweep_ttl`).
+deleted by the next write, by :meth:`PiStore.sweep_ttl`, or every ``sweep_interval_minutes``.
 
 **Where.** ``url`` is a path (SQLite, WAL, safe for several processes) or a
 ``postgresql://`` DSN; without one, the ``pi-memory`` settings' ``backend: "postgres"`` and its
@@ -322,9 +322,23 @@ class PiStore(BaseStore):
         self._fields = [(path, tokenize_path(path) if path != "$" else "$")
                         for path in (self.index_config.get("fields") or ["$"])]
         self._db = _Database(self.url, table)
+        self._closed = threading.Event()
+        interval = (ttl or {}).get("sweep_interval_minutes")
+        if interval:
+            threading.Thread(target=self._sweep_every, args=(float(interval) * 60,), name="pi-store-ttl-sweep",
+                             daemon=True).start()
+
+    def _sweep_every(self, seconds: float) -> None:
+        """``TTLConfig.sweep_interval_minutes``: delete expired items on a timer until :meth:`close`."""
+        while not self._closed.wait(seconds):
+            try:
+                self.sweep_ttl()
+            except Exception:  # a busy or lost database: the next round tries again
+                continue
 
     def close(self) -> None:
-        """Close the database connection."""
+        """Stop the TTL sweeper (if any) and close the database connection."""
+        self._closed.set()
         self._db.close()
 
     def __enter__(self) -> PiStore:
