@@ -147,6 +147,20 @@ def test_pop_and_clear_move_the_leaf_and_survive_a_reopen(tmp_path: Path) -> Non
     assert len([e for e in entries if e["type"] == "message"]) == 3
 
 
+def test_path_opens_an_existing_pi_session(tmp_path: Path) -> None:
+    sm = SessionManager.create("/proj", str(tmp_path))
+    sm.append_message({"role": "user", "content": "hello from a pi session", "timestamp": 1})
+    sm.append_message({"role": "toolResult", "toolCallId": "t1", "toolName": "bash", "content": [], "isError": False,
+                       "timestamp": 2})
+    path = sm.get_session_file()
+    assert path is not None
+    session = PiSession(path=path)
+    assert session.session_id == sm.get_session_id()
+    assert asyncio.run(session.get_items()) == [{"role": "user", "content": "hello from a pi session"}]
+    with pytest.raises(ValueError, match="pass either path= or the session id"):
+        PiSession("another-id", path=path)
+
+
 def test_pi_session_behaves_like_the_sdks_sqlite_session(tmp_path: Path) -> None:
     """The SDK's own ``SQLiteSession`` is the oracle: the same calls give the same answers."""
     from agents.memory import SQLiteSession

@@ -130,7 +130,7 @@ class PiSession:
 
     ``session_id`` names the session (pi's rule: letters, digits, ``-``, ``_``, ``.``; a new
     UUIDv7 when omitted); the file is found by that id in ``session_dir`` (default: pi's
-    directory for ``cwd``), or given directly as ``path``. ``recall`` (a :class:`RecallService`)
+    directory for ``cwd``), or given directly as ``path`` (the session id is then the file's). ``recall`` (a :class:`RecallService`)
     also queues every message added for search at once; without it, messages reach recall the
     way any session's do, through ``pi-memory recall index`` (or the recall extension when the
     file is continued in ``pi-memory chat``). ``model`` is what assistant messages name as
@@ -158,7 +158,10 @@ class PiSession:
         self.lock_timeout = lock_timeout
         if path is not None:
             self._sm = SessionManager.open(os.fspath(path), cwd_override=cwd)
-            self.session_id = self._sm.get_session_id() if session_id is None else session_id
+            if session_id is not None and session_id != self._sm.get_session_id():
+                raise ValueError(f"{os.fspath(path)} holds session {self._sm.get_session_id()!r}, not {session_id!r}; "
+                                 "pass either path= or the session id")
+            self.session_id = self._sm.get_session_id()
         else:
             self.session_id = session_id if session_id is not None else uuidv7()
             found = SessionManager.find_by_id(self._cwd, self.session_id, session_dir)
