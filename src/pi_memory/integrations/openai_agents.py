@@ -130,11 +130,11 @@ class PiSession:
 
     ``session_id`` names the session (pi's rule: letters, digits, ``-``, ``_``, ``.``; a new
     UUIDv7 when omitted); the file is found by that id in ``session_dir`` (default: pi's
-    directory for ``cwd``), or given directly as ``path`` (the session id is then the file's). ``recall`` (a :class:`RecallService`)
-    also queues every message added for search at once; without it, messages reach recall the
-    way any session's do, through ``pi-memory recall index`` (or the recall extension when the
-    file is continued in ``pi-memory chat``). ``model`` is what assistant messages name as
-    their model in the file.
+    directory for ``cwd``), or given directly as ``path`` (the session id is then the file's).
+    ``recall`` (a :class:`RecallService`) also queues every message added for search at once;
+    without it, messages reach recall the way any session's do, through ``pi-memory recall
+    index`` (or the recall extension when the file is continued in ``pi-memory chat``).
+    ``model`` is what assistant messages name as their model in the file.
     """
 
     session_settings: SessionSettings | None
