@@ -128,6 +128,7 @@ def test_pi_session_is_an_agents_session_and_round_trips_every_item(tmp_path: Pa
         [{"type": "text", "text": "Noted: tabs, dark mode."}]]
 
 
+@pytest.mark.interop
 def test_pop_and_clear_move_the_leaf_and_survive_a_reopen(tmp_path: Path) -> None:
     where = {"cwd": str(tmp_path / "proj"), "session_dir": str(tmp_path / "sessions")}
     session = PiSession("chat-2", **where)
@@ -136,6 +137,10 @@ def test_pop_and_clear_move_the_leaf_and_survive_a_reopen(tmp_path: Path) -> Non
     assert asyncio.run(PiSession("chat-2", **where).get_items()) == ITEMS[:2]  # a new process sees the pop
     asyncio.run(session.add_items([ITEMS[5]]))
     assert asyncio.run(session.get_items()) == [*ITEMS[:2], ITEMS[5]]
+    peer = interop.find_node_peer()
+    (dump,) = peer.run_json("pi_session.mjs", "dump", session.path)  # pi opens it on the new branch too
+    assert [m["content"][0]["text"] for m in json.loads(dump["leafContext"])["messages"]] == [
+        "I like tabs", "and dark mode", "Noted: tabs, dark mode."]
     asyncio.run(session.clear_session())
     reopened = PiSession("chat-2", **where)
     assert asyncio.run(reopened.get_items()) == []
@@ -145,6 +150,8 @@ def test_pop_and_clear_move_the_leaf_and_survive_a_reopen(tmp_path: Path) -> Non
     assert sum(1 for e in entries if e["type"] == "custom" and e["customType"] == POP_TYPE) == 1
     assert entries[-1]["customType"] == CLEAR_TYPE and entries[-1]["parentId"] is None
     assert len([e for e in entries if e["type"] == "message"]) == 3
+    (dump,) = peer.run_json("pi_session.mjs", "dump", session.path)
+    assert json.loads(dump["leafContext"])["messages"] == []
 
 
 def test_path_opens_an_existing_pi_session(tmp_path: Path) -> None:
@@ -213,6 +220,7 @@ def test_an_injected_instruction_is_refused_with_a_reason(tmp_path: Path, server
     assert store.read("memory")["entries"] == []
 
 
+@pytest.mark.interop
 def test_runner_session_opens_in_pi_memory_chat_and_in_pi(tmp_path: Path, server: Any, _isolated_home: Path) -> None:
     agent_dir = _isolated_home / ".pi" / "agent"
     agent_dir.mkdir(parents=True, exist_ok=True)
