@@ -20,7 +20,7 @@ import pytest
 
 agents = pytest.importorskip("agents")
 
-from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled  # noqa: E402
+from agents import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, set_tracing_disabled  # noqa: E402
 from agents.memory import Session, SessionSettings  # noqa: E402
 from agents.strict_schema import ensure_strict_json_schema  # noqa: E402
 from openai import AsyncOpenAI  # noqa: E402
@@ -266,6 +266,47 @@ def test_runner_session_opens_in_pi_memory_chat_and_in_pi(tmp_path: Path, server
     (dump,) = peer.run_json("pi_session.mjs", "dump", path)
     assert json.loads(dump["leafContext"])["messages"][-1]["content"] == [
         {"type": "text", "text": "back in the Agents SDK"}]
+
+
+def responses_reply(*output: dict[str, Any]) -> dict[str, Any]:
+    """A non-streamed Responses API ``response`` object."""
+    return {"id": "resp_1", "object": "response", "created_at": 1700000000, "model": "gpt-loop",
+            "status": "completed", "output": list(output), "parallel_tool_calls": True, "tool_choice": "auto",
+            "tools": [], "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
+                                   "input_tokens_details": {"cached_tokens": 0},
+                                   "output_tokens_details": {"reasoning_tokens": 0}}}
+
+
+def output_message(item_id: str, text: str) -> dict[str, Any]:
+    return {"type": "message", "id": item_id, "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+
+
+def test_a_responses_api_run_replays_the_session_and_sends_strict_tools(tmp_path: Path, server: Any) -> None:
+    """The SDK's default model API: what run 1 stored is exactly run 2's history."""
+    store = fresh_store(tmp_path / "memories")
+    model = OpenAIResponsesModel(model="gpt-loop",
+                                 openai_client=AsyncOpenAI(base_url=server.url + "/v1", api_key="sk-test"))
+    agent = Agent(name="assistant", instructions=memory_instructions(store), tools=memory_tools(store, recall=False),
+                  model=model)
+    session = PiSession("responses-chat", cwd=str(tmp_path / "proj"))
+    server.json_reply(200, responses_reply({"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                                            "name": "memory_add", "status": "completed",
+                                            "arguments": json.dumps({"target": "user", "content": FACT})}))
+    server.json_reply(200, responses_reply(output_message("msg_1", "Saved.")))
+    asyncio.run(Runner.run(agent, "I keep an axolotl", session=session))
+    first = server.requests[0].body
+    assert server.requests[0].path == "/v1/responses"
+    assert all(tool["strict"] is True for tool in first["tools"])
+    stored = asyncio.run(session.get_items())
+    assert [i.get("type", "message") for i in stored] == ["message", "function_call", "function_call_output", "message"]
+
+    server.json_reply(200, responses_reply(output_message("msg_2", "Gustav.")))
+    again = PiSession("responses-chat", cwd=str(tmp_path / "proj"))
+    asyncio.run(Runner.run(agent, "What is my pet called?", session=again))
+    replayed = server.requests[2].body["input"]
+    assert replayed[:4] == stored and replayed[4] == {"role": "user", "content": "What is my pet called?"}
+    assert store.read("user")["entries"] == [FACT]
 
 
 # ----------------------------------------------------------------------------- tools
