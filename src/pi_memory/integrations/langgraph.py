@@ -35,6 +35,7 @@ and is re-exported here.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -81,6 +82,7 @@ __all__ = ["STATIC_EMBEDDING_DIMS", "PiMemoryMiddleware", "PiStore", "StoreWrite
 STATIC_EMBEDDING_DIMS = 256
 """Dimensions of :func:`static_embeddings` (the shipped ``minilm-static-256`` table)."""
 _TABLE = re.compile(r"[a-z_][a-z0-9_]{0,40}")
+_ALIVE = "(expires_at IS NULL OR expires_at > ?)"  # an expired item is never returned, swept or not
 _SEP = "\x1f"  # joins namespace labels in one column; prefix search is a string prefix on it
 _BM25_K1, _BM25_B = 1.2, 0.75
 
@@ -383,8 +385,6 @@ class PiStore(BaseStore):
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """:meth:`batch` in a worker thread, so the event loop never waits on the database."""
-        import asyncio
-
         return await asyncio.to_thread(self.batch, list(ops))
 
     def sweep_ttl(self) -> int:
@@ -399,9 +399,6 @@ class PiStore(BaseStore):
 
     # --- operations ----------------------------------------------------------------------------
 
-    def _alive(self) -> str:
-        return "(expires_at IS NULL OR expires_at > ?)"
-
     def _refresh(self, db: _Database, rows: Sequence[tuple[Any, ...]], refresh: bool, now: float) -> None:
         if not refresh:
             return
@@ -414,7 +411,7 @@ class PiStore(BaseStore):
 
     def _get(self, db: _Database, op: GetOp, now: float) -> Item | None:
         rows = db.execute(f"SELECT {self._COLUMNS} FROM {db.items} WHERE namespace = ? AND key = ? "
-                          f"AND {self._alive()}", [_join(op.namespace), op.key, now])
+                          f"AND {_ALIVE}", [_join(op.namespace), op.key, now])
         if not rows:
             return None
         self._refresh(db, rows, op.refresh_ttl, now)
@@ -425,7 +422,7 @@ class PiStore(BaseStore):
         if op.value is None:
             self._delete(db, namespace, op.key)
             return
-        ttl = op.ttl if op.ttl is not None else None
+        ttl = op.ttl
         expires = now + float(ttl) * 60 if ttl is not None else None
         value = json.dumps(dict(op.value), ensure_ascii=False)
         stamp = _iso(now)
@@ -466,7 +463,7 @@ class PiStore(BaseStore):
 
     def _search(self, db: _Database, op: SearchOp, now: float, query_vectors: Mapping[str, Any]) -> list[SearchItem]:
         prefix = _join(op.namespace_prefix)
-        where, params = self._alive(), list[Any]([now])
+        where, params = _ALIVE, list[Any]([now])
         if op.namespace_prefix:
             where += " AND (namespace = ? OR substr(namespace, 1, ?) = ?)"
             params += [prefix, len(prefix) + 1, prefix + _SEP]
@@ -512,7 +509,7 @@ class PiStore(BaseStore):
         return found
 
     def _list_namespaces(self, db: _Database, op: ListNamespacesOp, now: float) -> list[tuple[str, ...]]:
-        rows = db.execute(f"SELECT DISTINCT namespace FROM {db.items} WHERE {self._alive()}", [now])
+        rows = db.execute(f"SELECT DISTINCT namespace FROM {db.items} WHERE {_ALIVE}", [now])
         namespaces = [_split(r[0]) for r in rows]
         if op.match_conditions:
             namespaces = [ns for ns in namespaces if all(_namespace_matches(c, ns) for c in op.match_conditions)]
