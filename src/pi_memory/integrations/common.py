@@ -1,0 +1,184 @@
+"""What the framework adapters share: the store they default to, the prompt text, the tool set
+and its strict-schema form, and a way to run a tool from synchronous code.
+
+The adapters stay thin: every tool call goes through the same :class:`~pi_memory.memory.tools.ToolBase`
+objects the host and the MCP server use, so budgets, the threat scanner, the lock and drift
+backups apply unchanged, and recall's ``search_memory`` / ``get_important_memories`` are the
+recall extension's own tools over the shared recall service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import os
+import threading
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, Protocol, TypeVar
+
+from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, ToolResult, bound_snapshot, create_memory_tools
+from pi_memory.recall import DEFAULT_DECAY_RATE, RecallService
+
+__all__ = ["PiTool", "memory_prompt_text", "open_store", "pi_tools", "run_sync", "strict_parameters", "tool_arguments"]
+
+_T = TypeVar("_T")
+
+EMPTY_MEMORY = "Memory is empty: nothing has been saved yet."
+
+
+class PiTool(Protocol):
+    """What an adapter needs from one of our tools (the memory, recall and decay tools all are)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def parameters(self) -> dict[str, Any]: ...
+
+    async def execute(self, tool_call_id: str, params: Mapping[str, Any] | None, signal: Any = None,
+                      on_update: Callable[..., Any] | None = None, ctx: Any = None) -> ToolResult: ...
+
+
+def open_store(store: MemoryStore | None) -> MemoryStore:
+    """``store`` as given, or the default store (``$PI_AGENT_HOME/memories``) loaded from disk.
+
+    A store passed in keeps the snapshot its last ``load_from_disk`` froze; the adapters never
+    re-freeze it, so a framework's system prompt stays byte-identical for the store's lifetime.
+    """
+    if store is not None:
+        return store
+    fresh = MemoryStore()
+    fresh.load_from_disk()
+    return fresh
+
+
+def memory_prompt_text(store: MemoryStore) -> str:
+    """The memory guidance, then the store's frozen snapshot (every entry threat-scanned).
+
+    This is the one place the integrations build their instructions / system-prompt text.
+    """
+    snapshot = bound_snapshot(store.format_for_system_prompt("memory"), store.format_for_system_prompt("user"))
+    return f"{MEMORY_GUIDANCE.rstrip()}\n\n{snapshot or EMPTY_MEMORY}"
+
+
+class _LazyRecall:
+    """The recall service the user's ``pi-memory-recall`` settings name, opened on first call.
+
+    Opening loads the embedding table; a program that never searches never pays for it. A
+    failure to open is the tools' "recall is not available" result, never an exception.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._opened = False
+        self.service: RecallService | None = None
+        self.error: str | None = None
+
+    def __call__(self) -> RecallService | None:
+        with self._lock:
+            if not self._opened:
+                self._opened = True
+                from pi_memory.extensions.recall import shared
+                from pi_memory.extensions.recall.settings import SECTION, parse_recall_settings
+                from pi_memory.host.settings import load_settings
+
+                try:
+                    section = load_settings(os.getcwd(), project_trusted=False).section(SECTION)
+                    self.service = shared.acquire(parse_recall_settings(section))
+                except Exception as exc:  # reported to the model by the tool, as the MCP server does
+                    self.error = f"{type(exc).__name__}: {exc}"
+            return self.service
+
+
+def pi_tools(store: MemoryStore, recall: bool | RecallService = True) -> list[PiTool]:
+    """The four memory tools over ``store``, then ``search_memory`` and ``get_important_memories``.
+
+    ``recall`` is ``True`` (the index your ``pi-memory-recall`` settings name, opened on the first
+    search), a :class:`RecallService` you own, or ``False`` (memory tools only).
+    """
+    tools: list[PiTool] = list(create_memory_tools(store))
+    if recall is False:
+        return tools
+    from pi_memory.extensions.decay.tool import ImportantMemoriesTool
+    from pi_memory.extensions.recall.tool import SearchMemoryTool
+
+    service: Callable[[], RecallService | None]
+    if isinstance(recall, RecallService):
+        given = recall
+        service = lambda: given  # noqa: E731
+    else:
+        service = _LazyRecall()
+    tools.append(SearchMemoryTool(service))
+    tools.append(ImportantMemoriesTool(service, lambda: _decay_rate(service())))
+    return tools
+
+
+def _decay_rate(service: RecallService | None) -> float:
+    return service.decay_rate if service is not None else DEFAULT_DECAY_RATE
+
+
+def strict_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` in the strict form OpenAI's structured outputs accept.
+
+    Every property becomes required and ``additionalProperties`` false; a property that was
+    optional may be ``null`` instead, which :func:`tool_arguments` reads as "not given".
+    """
+    strict = copy.deepcopy(dict(schema))
+    properties: dict[str, Any] = strict.setdefault("properties", {})
+    required = set(strict.get("required", []))
+    for name, prop in list(properties.items()):
+        if name not in required:
+            description = prop.pop("description", None)
+            nullable: dict[str, Any] = {"anyOf": [prop, {"type": "null"}]}
+            if description is not None:
+                nullable["description"] = description
+            properties[name] = nullable
+    strict["required"] = list(properties)
+    strict["additionalProperties"] = False
+    return strict
+
+
+def tool_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Arguments as the tools read them: a ``null`` from a strict schema means "not given"."""
+    return {key: value for key, value in arguments.items() if value is not None}
+
+
+_thread_loops = threading.local()
+
+
+def _thread_loop() -> asyncio.AbstractEventLoop:
+    """This thread's own event loop, kept for its life: ``asyncio.run`` per call would start and
+    tear down a loop and its worker thread every time (about 3 ms of a 0.4 ms tool call)."""
+    loop: asyncio.AbstractEventLoop | None = getattr(_thread_loops, "loop", None)
+    if loop is None or loop.is_closed():
+        loop = _thread_loops.loop = asyncio.new_event_loop()
+    return loop
+
+
+def run_sync(make: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
+    """Run a coroutine to completion from synchronous code.
+
+    With no event loop running in this thread (LangChain runs sync tools in worker threads) it
+    runs on this thread's own loop; inside a running loop it runs on a fresh thread, so a sync
+    call never re-enters the caller's loop.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _thread_loop().run_until_complete(make())
+    box: dict[str, Any] = {}
+
+    def worker() -> None:
+        try:
+            box["value"] = asyncio.run(make())  # a one-off thread: its loop is closed with it
+        except BaseException as exc:
+            box["error"] = exc
+
+    thread = threading.Thread(target=worker, name="pi-memory-sync-tool")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    value: _T = box["value"]
+    return value
