@@ -1,5 +1,6 @@
-"""What the framework adapters share: the store they default to, the prompt text, the tool set
-and its strict-schema form, and a way to run a tool from synchronous code.
+"""What the framework adapters share: the tool set and its strict-schema form, and a way to run a
+tool from synchronous code (where the memory comes from is :mod:`.sources`; the prompt text is
+:func:`pi_memory.memory.memory_prompt` over the store's frozen snapshot).
 
 The adapters stay thin: every tool call goes through the same :class:`~pi_memory.memory.tools.ToolBase`
 objects the host and the MCP server use, so budgets, the threat scanner, the lock and drift
@@ -11,20 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import os
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Protocol, TypeVar
 
-from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, ToolResult, bound_snapshot, create_memory_tools
-from pi_memory.recall import DEFAULT_DECAY_RATE, RecallService
+from pi_memory.memory import MemoryStore, ToolResult, create_memory_tools
+from pi_memory.recall import RecallService
 
-__all__ = ["PiTool", "memory_prompt_text", "open_store", "pi_tools", "run_sync", "strict_parameters", "tool_arguments"]
+from .sources import user_section
+
+__all__ = ["PiTool", "pi_tools", "run_sync", "strict_parameters", "tool_arguments"]
 
 _T = TypeVar("_T")
-
-EMPTY_MEMORY = "Memory is empty: nothing has been saved yet."
-
 
 class PiTool(Protocol):
     """What an adapter needs from one of our tools (the memory, recall and decay tools all are)."""
@@ -40,57 +39,6 @@ class PiTool(Protocol):
                       on_update: Callable[..., Any] | None = None, ctx: Any = None) -> ToolResult: ...
 
 
-def open_store(store: MemoryStore | None) -> MemoryStore:
-    """``store`` as given, or the default store (``$PI_AGENT_HOME/memories``) loaded from disk.
-
-    A store passed in keeps the snapshot its last ``load_from_disk`` froze; the adapters never
-    re-freeze it, so a framework's system prompt stays byte-identical for the store's lifetime.
-    """
-    if store is not None:
-        return store
-    fresh = MemoryStore()
-    fresh.load_from_disk()
-    return fresh
-
-
-def memory_prompt_text(store: MemoryStore) -> str:
-    """The memory guidance, then the store's frozen snapshot (every entry threat-scanned).
-
-    This is the one place the integrations build their instructions / system-prompt text.
-    """
-    snapshot = bound_snapshot(store.format_for_system_prompt("memory"), store.format_for_system_prompt("user"))
-    return f"{MEMORY_GUIDANCE.rstrip()}\n\n{snapshot or EMPTY_MEMORY}"
-
-
-class _LazyRecall:
-    """The recall service the user's ``pi-memory-recall`` settings name, opened on first call.
-
-    Opening loads the embedding table; a program that never searches never pays for it. A
-    failure to open is the tools' "recall is not available" result, never an exception.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._opened = False
-        self.service: RecallService | None = None
-        self.error: str | None = None
-
-    def __call__(self) -> RecallService | None:
-        with self._lock:
-            if not self._opened:
-                self._opened = True
-                from pi_memory.extensions.recall import shared
-                from pi_memory.extensions.recall.settings import SECTION, parse_recall_settings
-                from pi_memory.host.settings import load_settings
-
-                try:
-                    section = load_settings(os.getcwd(), project_trusted=False).section(SECTION)
-                    self.service = shared.acquire(parse_recall_settings(section))
-                except Exception as exc:  # reported to the model by the tool, as the MCP server does
-                    self.error = f"{type(exc).__name__}: {exc}"
-            return self.service
-
-
 def pi_tools(store: MemoryStore, recall: bool | RecallService = True) -> list[PiTool]:
     """The four memory tools over ``store``, then ``search_memory`` and ``get_important_memories``.
 
@@ -101,21 +49,16 @@ def pi_tools(store: MemoryStore, recall: bool | RecallService = True) -> list[Pi
     if recall is False:
         return tools
     from pi_memory.extensions.decay.tool import ImportantMemoriesTool
+    from pi_memory.extensions.recall.settings import SECTION as RECALL_SECTION
+    from pi_memory.extensions.recall.standalone import standalone_recall_tools
     from pi_memory.extensions.recall.tool import SearchMemoryTool
 
-    service: Callable[[], RecallService | None]
-    if isinstance(recall, RecallService):
-        given = recall
-        service = lambda: given  # noqa: E731
-    else:
-        service = _LazyRecall()
-    tools.append(SearchMemoryTool(service))
-    tools.append(ImportantMemoriesTool(service, lambda: _decay_rate(service())))
+    if not isinstance(recall, RecallService):
+        return [*tools, *standalone_recall_tools(user_section(RECALL_SECTION))]
+    given = recall
+    tools.append(SearchMemoryTool(lambda: given))
+    tools.append(ImportantMemoriesTool(lambda: given, lambda: given.decay_rate))
     return tools
-
-
-def _decay_rate(service: RecallService | None) -> float:
-    return service.decay_rate if service is not None else DEFAULT_DECAY_RATE
 
 
 def strict_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:

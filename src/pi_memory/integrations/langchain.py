@@ -23,10 +23,11 @@ from langchain_core.messages import SystemMessage
 from langchain_core.tools import BaseTool
 from pydantic import ConfigDict
 
-from pi_memory.memory import MemoryStore, ToolResult
+from pi_memory.memory import ToolResult, memory_prompt
 from pi_memory.recall import RecallService
 
-from .common import PiTool, memory_prompt_text, open_store, pi_tools, run_sync, tool_arguments
+from .common import PiTool, pi_tools, run_sync, tool_arguments
+from .sources import MemorySource, open_memory
 
 __all__ = ["PiMemoryMiddleware", "PiMemoryTool", "memory_tools"]
 
@@ -59,10 +60,10 @@ def _as_langchain(tool: PiTool) -> PiMemoryTool:
     return PiMemoryTool(name=tool.name, description=tool.description, args_schema=dict(tool.parameters), pi_tool=tool)
 
 
-def memory_tools(store: MemoryStore | None = None, recall: bool | RecallService = True) -> list[BaseTool]:
+def memory_tools(store: MemorySource = None, recall: bool | RecallService = True) -> list[BaseTool]:
     """LangChain tools for the four memory tools and, with ``recall``, ``search_memory`` and
     ``get_important_memories`` (``store`` defaults to ``$PI_AGENT_HOME/memories``)."""
-    return [_as_langchain(tool) for tool in pi_tools(open_store(store), recall)]
+    return [_as_langchain(tool) for tool in pi_tools(open_memory(store), recall)]
 
 
 class PiMemoryMiddleware(AgentMiddleware):
@@ -75,11 +76,11 @@ class PiMemoryMiddleware(AgentMiddleware):
     warm); what the agent saves shows up in the next middleware built over a reloaded store.
     """
 
-    def __init__(self, store: MemoryStore | None = None, recall: bool | RecallService = True) -> None:
+    def __init__(self, store: MemorySource = None, recall: bool | RecallService = True) -> None:
         super().__init__()
-        self.store = open_store(store)
+        self.store = open_memory(store)
         self.tools = memory_tools(self.store, recall)
-        self.prompt = memory_prompt_text(self.store)
+        self.prompt = memory_prompt(self.store.frozen_snapshot())
 
     def _with_memory(self, request: Any) -> Any:
         system = request.system_message

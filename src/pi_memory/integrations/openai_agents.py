@@ -44,12 +44,13 @@ from agents.memory import SessionSettings
 from agents.memory.session_settings import resolve_session_limit
 from agents.strict_schema import ensure_strict_json_schema
 
-from pi_memory.memory import MemoryStore, file_lock
+from pi_memory.memory import file_lock, memory_prompt
 from pi_memory.recall import RecallService
 from pi_memory.recall.backfill import records_from_entries
 from pi_memory.session import SessionManager, uuidv7
 
-from .common import PiTool, memory_prompt_text, open_store, pi_tools, strict_parameters, tool_arguments
+from .common import PiTool, pi_tools, strict_parameters, tool_arguments
+from .sources import MemorySource, open_memory
 
 __all__ = ["CLEAR_TYPE", "ITEM_KEY", "ITEM_TYPE", "POP_TYPE", "PiSession", "memory_instructions", "memory_tools"]
 
@@ -308,16 +309,16 @@ def _function_tool(tool: PiTool) -> FunctionTool:
     )
 
 
-def memory_tools(store: MemoryStore | None = None, recall: bool | RecallService = True) -> list[FunctionTool]:
+def memory_tools(store: MemorySource = None, recall: bool | RecallService = True) -> list[FunctionTool]:
     """``FunctionTool``s for ``memory_add``, ``memory_replace``, ``memory_remove``, ``memory_read``
     and, with ``recall``, ``search_memory`` and ``get_important_memories``; strict JSON schemas.
 
     The model reads each result's JSON text (``success``, ``error`` with the next step, ``usage``);
     a refused write (budget, threat scanner, a busy lock) is such a result, never an exception.
     """
-    return [_function_tool(tool) for tool in pi_tools(open_store(store), recall)]
+    return [_function_tool(tool) for tool in pi_tools(open_memory(store), recall)]
 
 
-def memory_instructions(store: MemoryStore | None = None) -> str:
+def memory_instructions(store: MemorySource = None) -> str:
     """The memory guidance and the store's frozen snapshot, for ``Agent(instructions=...)``."""
-    return memory_prompt_text(open_store(store))
+    return memory_prompt(open_memory(store).frozen_snapshot())
