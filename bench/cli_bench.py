@@ -46,7 +46,8 @@ GOALS = {"status": 0.3, "read": 0.3, "chat": 2.5, "mcp": 1.0}  # max ratio to th
 HEAVY = ("anthropic", "openai", "numpy", "mcp", "tokenizers", "onnxruntime", "pydantic", "typer", "rich")
 INITIALIZE = json.dumps({
     "jsonrpc": "2.0", "id": 1, "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "cli_bench", "version": "0"}},
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "cli_bench", "version": "0"}},
 }) + "\n"
 
 
@@ -124,9 +125,10 @@ def _chat_time(model: _Model, env: dict[str, str], cwd: Path) -> float:
     started = time.perf_counter()
     proc = subprocess.Popen([PI_MEMORY, "chat", "-p", "hi", "--model", "bench/bench-model"], env=env, cwd=cwd,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=120)
     if proc.returncode != 0 or model.first is None:
-        raise SystemExit(f"chat -p failed ({proc.returncode}, {model.requests} requests): {err.decode(errors='replace')}")
+        raise SystemExit(f"chat -p failed ({proc.returncode}, {model.requests} requests): "
+                         f"{err.decode(errors='replace')}")
     return model.first - started
 
 
