@@ -8,6 +8,8 @@
           ``openai-completions`` provider in the agent dir's ``settings.json``; the default
           extensions load, as for a user); the reply is then streamed so the run ends normally
   mcp     ``pi-memory mcp``: spawn until the ``initialize`` response arrives over stdio
+  mcp_sdk the same, for a bare server of the official MCP SDK (``Server`` + ``stdio_server``, no
+          tools): what importing the SDK alone costs, the floor under ``mcp``
   peer    ``llm --version``: spawn to exit, from its own venv (created with ``pip install llm``
           when missing)
 
@@ -132,9 +134,23 @@ def _chat_time(model: _Model, env: dict[str, str], cwd: Path) -> float:
     return model.first - started
 
 
-def _mcp_time(env: dict[str, str], cwd: Path) -> float:
+SDK_ONLY = """
+import anyio
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+async def main() -> None:
+    server = Server("bare")
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(main)
+"""
+
+
+def _mcp_time(env: dict[str, str], cwd: Path, argv: list[str] | None = None) -> float:
     started = time.perf_counter()
-    proc = subprocess.Popen([PI_MEMORY, "mcp"], env=env, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(argv or [PI_MEMORY, "mcp"], env=env, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(INITIALIZE.encode())
@@ -143,7 +159,7 @@ def _mcp_time(env: dict[str, str], cwd: Path) -> float:
     elapsed = time.perf_counter() - started
     proc.communicate(timeout=60)  # closes stdin: the server ends
     if b'"serverInfo"' not in line:
-        raise SystemExit(f"pi-memory mcp did not answer initialize: {line!r}")
+        raise SystemExit(f"{argv or 'pi-memory mcp'} did not answer initialize: {line!r}")
     return elapsed
 
 
@@ -211,6 +227,7 @@ def main() -> None:
             "read": lambda: _exit_time([PI_MEMORY, "read"], env, cwd),
             "chat": lambda: _chat_time(model, env, cwd),
             "mcp": lambda: _mcp_time(env, cwd),
+            "mcp_sdk": lambda: _mcp_time(env, cwd, [sys.executable, "-c", SDK_ONLY]),
         }
         names = list(commands)
         samples: dict[str, list[float]] = {name: [] for name in names}
@@ -240,6 +257,8 @@ def main() -> None:
         stats = _summary(samples[name])
         ratio = round(stats["median_s"] / peer["median_s"], 2)
         report["commands"][name] = {**stats, "ratio": ratio, "goal_ratio": GOALS[name], "met": ratio <= GOALS[name]}
+    sdk = _summary(samples["mcp_sdk"])
+    report["mcp_sdk_only"] = {**sdk, "ratio": round(sdk["median_s"] / peer["median_s"], 2)}
     report["wall_s"] = round(time.perf_counter() - wall, 1)
     text = json.dumps(report, indent=2)
     print(text)
