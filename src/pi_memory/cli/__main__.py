@@ -1,5 +1,5 @@
-"""``python -m pi_memory.cli`` runs the same app as the ``pi-memory`` console script."""
+"""``python -m pi_memory.cli`` runs the same program as the ``pi-memory`` console script."""
 
-from pi_memory.cli.main import app
+from pi_memory.cli.entry import main
 
-app(prog_name="pi-memory")
+main(prog_name="pi-memory")

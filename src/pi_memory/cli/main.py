@@ -20,6 +20,7 @@ import typer
 from rich.text import Text
 
 from pi_memory import __version__
+from pi_memory.cli.lazy import lazy_group
 from pi_memory.cli.options import Options, load_memory_settings, store_command
 from pi_memory.cli.render import collect_status, next_step, print_entries, print_status, status_table
 from pi_memory.cli.terminal import console
@@ -28,8 +29,18 @@ from pi_memory.memory.snapshot import format_entry_count
 
 __all__ = ["Options", "app"]
 
+# Commands in their own modules, imported only when they run (pi_memory.cli.lazy); in help order.
+_LAZY_COMMANDS = {
+    "chat": "pi_memory.cli.chat:chat",
+    "dream": "pi_memory.cli.dream:dream_command",
+    "mcp": "pi_memory.cli.mcp:mcp",
+    "recall": "pi_memory.cli.recall:app",
+    "db": "pi_memory.cli.db:app",
+}
+
 app = typer.Typer(
     name="pi-memory",
+    cls=lazy_group(_LAZY_COMMANDS),
     help="Inspect and edit the agent's curated memory (MEMORY.md and USER.md).",
     no_args_is_help=True,
     add_completion=False,
@@ -286,24 +297,3 @@ def demo(
     from pi_memory.cli.demo import run_demo
 
     raise typer.Exit(run_demo(out, err, dir))
-
-
-from pi_memory.cli.chat import chat  # noqa: E402  (the chat command lives in its own module)
-
-app.command("chat")(chat)
-
-from pi_memory.cli.recall import app as recall_app  # noqa: E402  (recall commands live in their own module)
-
-app.add_typer(recall_app, name="recall")
-
-from pi_memory.cli.dream import dream_command  # noqa: E402  (dreaming lives in its own module)
-
-app.command("dream")(dream_command)
-
-from pi_memory.cli.mcp import mcp  # noqa: E402  (the MCP server command lives in its own module)
-
-app.command("mcp")(mcp)
-
-from pi_memory.cli.db import app as db_app  # noqa: E402  (the PostgreSQL schema commands live in their own module)
-
-app.add_typer(db_app, name="db")

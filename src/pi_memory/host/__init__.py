@@ -21,43 +21,46 @@ AgentSession). See ``docs/extensions.md``.
 
 from __future__ import annotations
 
-from .agent import AgentRun, LoopConfig, run_agent_loop
-from .api import EventBus, ExtensionAPI, RuntimeNotReadyError
-from .compaction import (
-    CompactionError,
-    CompactionPreparation,
-    CompactionResult,
-    CompactionSettings,
-    estimate_tokens,
-    find_cut_point,
-    prepare_compaction,
-    should_compact,
-)
-from .context import (
-    UI,
-    ContextUsage,
-    ExtensionCommandContext,
-    ExtensionContext,
-    HeadlessUI,
-    ReadonlySessionManager,
-    SwitchResult,
-)
-from .events import GUIDE_EVENTS, PI_EVENTS
-from .loader import ENTRY_POINT_GROUP, ExtensionSource, load_extensions
-from .runner import Extension, ExtensionRunner, InputResult
-from .session_runtime import DEFAULT_SYSTEM_PROMPT, NoModelError, SessionRuntime
-from .types import (
-    AbortSignal,
-    CommandDefinition,
-    Event,
-    ExecResult,
-    ExtensionError,
-    ToolDefinition,
-)
-from .wrapper import adapt_tool, normalize_result, validate_arguments
+from typing import TYPE_CHECKING
 
-AgentSession = SessionRuntime
-"""pi's name for the runtime."""
+from pi_memory._lazy import lazy_package
+
+if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
+    from .agent import AgentRun, LoopConfig, run_agent_loop
+    from .api import EventBus, ExtensionAPI, RuntimeNotReadyError
+    from .compaction import (
+        CompactionError,
+        CompactionPreparation,
+        CompactionResult,
+        CompactionSettings,
+        estimate_tokens,
+        find_cut_point,
+        prepare_compaction,
+        should_compact,
+    )
+    from .context import (
+        UI,
+        ContextUsage,
+        ExtensionCommandContext,
+        ExtensionContext,
+        HeadlessUI,
+        ReadonlySessionManager,
+        SwitchResult,
+    )
+    from .events import GUIDE_EVENTS, PI_EVENTS
+    from .loader import ENTRY_POINT_GROUP, ExtensionSource, load_extensions
+    from .runner import Extension, ExtensionRunner, InputResult
+    from .session_runtime import DEFAULT_SYSTEM_PROMPT, NoModelError, SessionRuntime
+    from .session_runtime import SessionRuntime as AgentSession  # pi's name for the runtime
+    from .types import (
+        AbortSignal,
+        CommandDefinition,
+        Event,
+        ExecResult,
+        ExtensionError,
+        ToolDefinition,
+    )
+    from .wrapper import adapt_tool, normalize_result, validate_arguments
 
 __all__ = [
     "DEFAULT_SYSTEM_PROMPT",
@@ -103,3 +106,5 @@ __all__ = [
     "should_compact",
     "validate_arguments",
 ]
+
+lazy_package(__name__)

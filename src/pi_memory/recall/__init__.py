@@ -16,23 +16,28 @@ and a Chroma server (``chroma://host:port``); see ``docs/recall.md``.
 
 from __future__ import annotations
 
-from pi_memory.recall.decay import DEFAULT_DECAY_RATE, importance
-from pi_memory.recall.embedders import Embedder, StaticEmbedder, get_embedder
-from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.open import default_index_path, open_index
-from pi_memory.recall.safety import guard_hit, guard_hits
-from pi_memory.recall.service import ImportantMemory, RecallService
-from pi_memory.recall.sqlite_index import SQLiteIndex
-from pi_memory.recall.types import (
-    AccessStat,
-    EmbedderMismatchError,
-    Filters,
-    Hit,
-    IndexUnavailableError,
-    RecallError,
-    RecallIndex,
-    Record,
-)
+from typing import TYPE_CHECKING
+
+from pi_memory._lazy import lazy_package
+
+if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
+    from pi_memory.recall.decay import DEFAULT_DECAY_RATE, importance
+    from pi_memory.recall.embedders import Embedder, StaticEmbedder, get_embedder
+    from pi_memory.recall.fusion import SearchConfig
+    from pi_memory.recall.open import default_index_path, open_index
+    from pi_memory.recall.safety import guard_hit, guard_hits
+    from pi_memory.recall.service import ImportantMemory, RecallService
+    from pi_memory.recall.sqlite_index import SQLiteIndex
+    from pi_memory.recall.types import (
+        AccessStat,
+        EmbedderMismatchError,
+        Filters,
+        Hit,
+        IndexUnavailableError,
+        RecallError,
+        RecallIndex,
+        Record,
+    )
 
 __all__ = [
     "DEFAULT_DECAY_RATE",
@@ -57,3 +62,5 @@ __all__ = [
     "importance",
     "open_index",
 ]
+
+lazy_package(__name__)

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pi_memory.recall.embedders import Embedder
-from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.types import RecallIndex
 from pi_memory.session.paths import get_agent_dir
+
+if TYPE_CHECKING:  # numpy (embedders) loads with an index, not with the default location
+    from pi_memory.recall.embedders import Embedder
+    from pi_memory.recall.fusion import SearchConfig
+    from pi_memory.recall.types import RecallIndex
 
 __all__ = ["ENV_RECALL_URL", "default_index_path", "open_index"]
 

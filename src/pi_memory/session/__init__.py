@@ -12,31 +12,36 @@ sessions the way pi's ``/resume`` does. See ``docs/sessions.md``.
 
 from __future__ import annotations
 
-from . import entries, jsjson
-from .context import (
-    SessionContext,
-    SessionProjection,
-    build_context_entries,
-    build_session_context,
-    build_session_projection,
-    convert_to_llm,
-    get_current_system_message,
-)
-from .entries import CURRENT_SESSION_VERSION, Entry
-from .ids import uuidv7
-from .listing import SessionInfo
-from .manager import (
-    UNSET,
-    EntryNotFoundError,
-    SessionError,
-    SessionFileDamagedWarning,
-    SessionManager,
-    SessionTreeNode,
-    read_header,
-)
-from .migrate import migrate_to_current_version
-from .paths import get_agent_dir, get_default_session_dir, get_sessions_dir, session_dir_from_env
-from .store import DamagedLine, LoadResult, load_records, parse_records
+from typing import TYPE_CHECKING
+
+from pi_memory._lazy import lazy_package
+
+if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
+    from . import entries, jsjson
+    from .context import (
+        SessionContext,
+        SessionProjection,
+        build_context_entries,
+        build_session_context,
+        build_session_projection,
+        convert_to_llm,
+        get_current_system_message,
+    )
+    from .entries import CURRENT_SESSION_VERSION, Entry
+    from .ids import uuidv7
+    from .listing import SessionInfo
+    from .manager import (
+        UNSET,
+        EntryNotFoundError,
+        SessionError,
+        SessionFileDamagedWarning,
+        SessionManager,
+        SessionTreeNode,
+        read_header,
+    )
+    from .migrate import migrate_to_current_version
+    from .paths import get_agent_dir, get_default_session_dir, get_sessions_dir, session_dir_from_env
+    from .store import DamagedLine, LoadResult, load_records, parse_records
 
 __all__ = [
     "CURRENT_SESSION_VERSION",
@@ -69,3 +74,5 @@ __all__ = [
     "session_dir_from_env",
     "uuidv7",
 ]
+
+lazy_package(__name__)

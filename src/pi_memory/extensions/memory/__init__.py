@@ -6,24 +6,29 @@ own store in the configured ``dataDir``, or with ``"backend": "postgres"`` in a 
 Mode 2 — ``memory_extension(pi, {"store": store})`` with a store the host owns.
 """
 
-from .consolidation import CONSOLIDATION_SYSTEM_PROMPT, build_consolidation_prompt
-from .dream import (
-    DREAM_LOCK_KEY,
-    STATE_FILE,
-    DreamOptions,
-    DreamOutcome,
-    DreamState,
-    dream,
-    dream_location,
-    read_state,
-    run_dream,
-    write_state,
-)
-from .extraction import ExtractionRunner
-from .lifecycle import STATUS_KEY, MemoryExtension, memory_extension
-from .settings import DreamingSettings, MemorySettings, ModelRef, SettingsError, open_settings_store, parse_settings
-from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
-from .turns import Turn, collect_turns
+from typing import TYPE_CHECKING
+
+from pi_memory._lazy import lazy_package
+
+if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
+    from .consolidation import CONSOLIDATION_SYSTEM_PROMPT, build_consolidation_prompt
+    from .dream import (
+        DREAM_LOCK_KEY,
+        STATE_FILE,
+        DreamOptions,
+        DreamOutcome,
+        DreamState,
+        dream,
+        dream_location,
+        read_state,
+        run_dream,
+        write_state,
+    )
+    from .extraction import ExtractionRunner
+    from .lifecycle import STATUS_KEY, MemoryExtension, memory_extension
+    from .settings import DreamingSettings, MemorySettings, ModelRef, SettingsError, open_settings_store, parse_settings
+    from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
+    from .turns import Turn, collect_turns
 
 __all__ = [
     "CONSOLIDATION_SYSTEM_PROMPT",
@@ -54,3 +59,5 @@ __all__ = [
     "saved_snapshot",
     "write_state",
 ]
+
+lazy_package(__name__)

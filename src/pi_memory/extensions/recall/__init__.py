@@ -7,9 +7,14 @@ its index where the ``pi-memory-recall`` settings say (default ``<agentDir>/reca
 In process, ``recall_extension(pi, {"service": service})`` uses a service the host owns.
 """
 
-from .lifecycle import RecallExtension, read_settings, recall_extension
-from .settings import RANK_MODES, SECTION, RecallSettings, RecallSettingsError, parse_recall_settings
-from .tool import SearchMemoryTool, render_hits, search_result
+from typing import TYPE_CHECKING
+
+from pi_memory._lazy import lazy_package
+
+if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
+    from .lifecycle import RecallExtension, read_settings, recall_extension
+    from .settings import RANK_MODES, SECTION, RecallSettings, RecallSettingsError, parse_recall_settings
+    from .tool import SearchMemoryTool, render_hits, search_result
 
 __all__ = [
     "RANK_MODES",
@@ -24,3 +29,5 @@ __all__ = [
     "render_hits",
     "search_result",
 ]
+
+lazy_package(__name__)
