@@ -21,7 +21,14 @@ from rich.status import Status
 from rich.text import Text
 
 from pi_memory.backends import close_store, describe_store, store_problem
-from pi_memory.cli.options import Options, host_settings, load_memory_settings
+from pi_memory.cli.options import (
+    API_KEY_HELP,
+    BASE_URL_HELP,
+    Options,
+    endpoint_overrides,
+    host_settings,
+    load_memory_settings,
+)
 from pi_memory.extensions.memory.agent import MemoryAction
 from pi_memory.extensions.memory.consolidation import MAX_CONSOLIDATION_TURNS
 from pi_memory.extensions.memory.dream import DreamOptions, DreamOutcome, dream, dream_location
@@ -156,6 +163,8 @@ def dream_command(
         "--all-sessions/--this-folder", show_default=False,
         help="Every project's sessions, or only this folder's (default: all for the global memory dir).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    base_url: Annotated[str | None, typer.Option("--base-url", help=BASE_URL_HELP, show_default=False)] = None,
+    api_key: Annotated[str | None, typer.Option("--api-key", help=API_KEY_HELP, show_default=False)] = None,
 ) -> None:
     """Consolidate memory from recent conversations now (one dreaming pass)."""
     parent = ctx.obj if isinstance(ctx.obj, Options) else Options()
@@ -184,8 +193,12 @@ def dream_command(
             raise typer.Exit(1)
         location = dream_location(settings, store) or {"memory_dir": settings.data_dir}
         include_global = all_sessions if all_sessions is not None else settings.uses_default_dir
+        registry = ModelRegistry(host_settings(Path(cwd))[0].merged)
+        configure = endpoint_overrides(str(dreaming.model), base_url, api_key)
+        if configure is not None:
+            configure(registry)
         options = DreamOptions(
-            **location, model_registry=ModelRegistry(host_settings(Path(cwd))[0].merged),
+            **location, model_registry=registry,
             session_dir=str(session_dir) if session_dir else get_default_session_dir_path(cwd),
             include_global_sessions=include_global, dreaming=dreaming, memory_char_limit=settings.memory_char_limit,
             user_char_limit=settings.user_char_limit, ignore_gates=not gated, dry_run=dry_run)
