@@ -56,7 +56,8 @@ Dreaming needs a model. Any one of these works:
     then:  pi-memory dream --model local/qwen3:8b"""
 
 _EXIT = {"done": 0, "no-model": 2, "no-auth": 2, "disabled": 1, "aborted": 1, "locked": 1, "too-soon": 1,
-         "too-few-turns": 1, "failed": 1}
+         "too-few-turns": 1, "nothing-new": 1,
+         "failed": 1}
 
 
 class Progress:

@@ -51,6 +51,14 @@ def _cause_detail(exc: BaseException) -> str | None:
     return str(deepest).strip() or type(deepest).__name__
 
 
+_CONNECTION_WORDS = ("Connection error", "Request timed out")  # what the openai and anthropic SDKs say
+
+
+def is_connection_error(message: str) -> bool:
+    """True for an ``errorMessage`` that says the endpoint could not be reached (refused, DNS, timeout)."""
+    return any(words in message for words in _CONNECTION_WORDS)
+
+
 def _url(exc: BaseException) -> str | None:
     """The URL the SDK was calling (its errors carry the ``httpx.Request``), if known."""
     url = getattr(getattr(exc, "request", None), "url", None)
