@@ -53,7 +53,9 @@ Dreaming needs a model. Any one of these works:
   • an OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, a proxy), in ~/.pi/agent/settings.json:
       "providers": {"local": {"api": "openai-completions", "baseUrl": "http://localhost:11434/v1",
                               "apiKey": "none", "models": [{"id": "qwen3:8b"}]}}
-    then:  pi-memory dream --model local/qwen3:8b"""
+    then:  pi-memory dream --model local/qwen3:8b
+    or, for one run, without settings:
+      pi-memory dream --model local/qwen3:8b --base-url http://localhost:11434/v1"""
 
 _EXIT = {"done": 0, "no-model": 2, "no-auth": 2, "disabled": 1, "aborted": 1, "locked": 1, "too-soon": 1,
          "too-few-turns": 1, "nothing-new": 1,

@@ -159,8 +159,9 @@ class DreamOutcome:
     """Why a dream did or did not run, and what it changed.
 
     ``reason`` is one of ``disabled``, ``aborted``, ``locked``, ``unavailable`` (a shared backend
-    cannot be reached), ``too-soon``, ``too-few-turns``, ``no-model``, ``no-auth``, ``failed`` or
-    ``done``; ``message`` says it in words.
+    cannot be reached), ``too-soon``, ``too-few-turns``, ``no-model``, ``no-auth``, ``nothing-new``
+    (no turns since the last dream: the model is not called), ``failed`` or ``done``; ``message``
+    says it in words.
     """
 
     ran: bool
