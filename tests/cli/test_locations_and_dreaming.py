@@ -111,8 +111,10 @@ def test_settings_and_flags_are_named_as_the_choosers(home: Path) -> None:
 
 
 def test_reads_create_nothing_and_a_missing_dir_is_created_by_the_first_write(home: Path) -> None:
-    assert run(home, "read").returncode == 0 and run(home, "read", "user").returncode == 0
-    assert not (home / ".pi").exists()
+    for command in (("read",), ("read", "user"), ("recall", "status"), ("recall", "search", "tea"),
+                    ("dream", "--dry-run", "--model", "scripted/x")):
+        assert run(home, *command).returncode in (0, 1)
+        assert not (home / ".pi").exists(), command
     missing = home / "new-memory"
     for command in (("read",), ("status",)):
         proc = run(home, "--dir", str(missing), *command)

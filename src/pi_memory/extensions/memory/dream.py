@@ -216,9 +216,9 @@ async def dream(options: DreamOptions) -> DreamOutcome:
         return DreamOutcome(False, "aborted", "Dreaming was cancelled before it started.")
     if options.backend is not None:
         return await _shared(options, options.backend, settings)
-    options.memory_dir.mkdir(parents=True, exist_ok=True)
-    if options.dry_run:
+    if options.dry_run:  # works on a scratch copy: nothing is created or locked here
         return await _gated(options, settings)
+    options.memory_dir.mkdir(parents=True, exist_ok=True)
     try:
         with file_lock(options.memory_dir, timeout=0):
             return await _gated(options, settings)
