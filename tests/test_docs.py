@@ -29,13 +29,15 @@ def _examples() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("name", "code"), _examples(), ids=[n for n, _ in _examples()])
-def test_doc_example_runs(name: str, code: str, tmp_path: Path) -> None:
+def test_doc_example_runs(name: str, code: str, tmp_path: Path, _isolated_home: Path) -> None:
     needs = _NEEDS.match(code.lstrip())
     if needs and importlib.util.find_spec(needs.group(1)) is None:
         pytest.skip(f"{name} needs {needs.group(1)} (an optional extra)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, f"{name} failed:\n{code}\n--- stderr ---\n{proc.stderr}"
+    written = sorted(str(p.relative_to(_isolated_home)) for p in (_isolated_home / ".pi").rglob("*"))
+    assert written == [], f"{name} wrote into the reader's ~/.pi: {written}"
 
 
 def test_there_are_examples() -> None:

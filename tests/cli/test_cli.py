@@ -97,6 +97,7 @@ def test_read_numbers_entries_and_prints_them_verbatim(d: str) -> None:
 
 
 def test_read_empty_target(d: str) -> None:
+    Path(d).mkdir()
     assert ok("--dir", d, "read", "user") == "user: (empty)\n"
 
 
@@ -240,6 +241,7 @@ def test_dangling_symlink_status_and_add(d: str) -> None:
 
 
 def test_status_table_for_missing_files_creates_nothing(d: str) -> None:
+    Path(d).mkdir()
     out = ok("--dir", d, "status")
     lines = out.splitlines()
     assert lines[0].rstrip() == "pi-memory status"
@@ -248,8 +250,8 @@ def test_status_table_for_missing_files_creates_nothing(d: str) -> None:
         ["memory", "MEMORY.md", "0", "0", "2,200", "0%", "missing"],
         ["user", "USER.md", "0", "0", "1,375", "0%", "missing"],
     ]
-    assert lines[-1] == f"Directory: {d}"
-    assert not Path(d).exists()
+    assert f"Directory: {d}" in lines
+    assert list(Path(d).iterdir()) == []
 
 
 def test_status_rows_and_states(d: str) -> None:

@@ -183,7 +183,11 @@ async def test_state_moves_only_after_a_successful_run(tmp_path: Path, reply: Re
     outcome = await dream(options(mem, registry, session_dir=str(tmp_path / "sessions"), dreaming=gates(0, 1),
                                   signal=signal))
     assert outcome.ran is False and outcome.reason in ("failed", "aborted")
-    assert read_state(mem) == DreamState(None, 0, {"note": "kept"})
+    state = read_state(mem)
+    assert (state.last_consolidated_at, state.last_session_count) == (None, 0)  # the gates did not move
+    failure = state.extra.pop("lastFailure", None)  # a failed model call is remembered for `status`
+    assert state.extra == {"note": "kept"}
+    assert (failure is not None) == (outcome.reason == "failed")
 
 
 async def test_disabled_and_pre_aborted_dreams_touch_nothing(tmp_path: Path) -> None:

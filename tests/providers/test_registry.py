@@ -177,3 +177,17 @@ def test_default_model_follows_available_keys() -> None:
     assert found is not None and found.ref == "anthropic/claude-sonnet-4-5"
     found = ModelRegistry({"defaultModel": "gpt-4o"}, env={}).default_model()
     assert found is not None and found.ref == "openai/gpt-4o"
+
+
+def test_sdk_base_url_variables_move_the_builtins_and_settings_win_over_them() -> None:
+    env = {"OPENAI_BASE_URL": "http://127.0.0.1:8080/v1", "ANTHROPIC_BASE_URL": "http://127.0.0.1:8081"}
+    registry = ModelRegistry(env=env)
+    assert registry.resolve("openai/gpt-4.1").base_url == "http://127.0.0.1:8080/v1"
+    assert registry.resolve("openai/unlisted").base_url == "http://127.0.0.1:8080/v1"
+    assert registry.resolve("anthropic/claude-haiku-4-5").base_url == "http://127.0.0.1:8081"
+    assert registry.resolve("openrouter/x/y").base_url == "https://openrouter.ai/api/v1"  # its own endpoint
+    configured = ModelRegistry({"providers": {"openai": {"baseUrl": "http://gpu:8000/v1"}}}, env=env)
+    assert configured.resolve("openai/gpt-4.1").base_url == "http://gpu:8000/v1"
+    configured.override("openai", base_url="http://flag:1/v1", api_key="sk-flag")
+    model = configured.resolve("openai/gpt-4.1")
+    assert model.base_url == "http://flag:1/v1" and configured.get_api_key(model) == "sk-flag"

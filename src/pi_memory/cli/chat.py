@@ -23,6 +23,7 @@ from rich.markup import escape
 
 from pi_memory.cli import terminal
 from pi_memory.cli.calls import ConcurrentCalls
+from pi_memory.cli.options import API_KEY_HELP, BASE_URL_HELP, endpoint_overrides
 from pi_memory.host import (
     CompactionError,
     Event,
@@ -157,12 +158,19 @@ def _session_manager(cwd: str, session: Path | None, continue_: bool, fork: Path
 
 
 async def _start(ui: UI, session: Path | None, continue_: bool, fork: Path | None, extensions: Sequence[str],
-                 model: str | None, trust: bool | None, max_turns: int, no_extensions: bool = False) -> SessionRuntime:
+                 model: str | None, trust: bool | None, max_turns: int, no_extensions: bool = False,
+                 base_url: str | None = None, api_key: str | None = None) -> SessionRuntime:
     cwd = str(Path.cwd())
     found = not no_extensions
     return await SessionRuntime.create(cwd=cwd, session_manager=_session_manager(cwd, session, continue_, fork),
                                        extensions=extensions, model=model, ui=ui, trust=trust, max_turns=max_turns,
-                                       use_entry_points=found, discover=found, settings_extensions=found)
+                                       use_entry_points=found, discover=found, settings_extensions=found,
+                                       configure_registry=endpoint_overrides(model, base_url, api_key))
+
+
+def _auth_problem(runtime: SessionRuntime) -> str | None:
+    """What must be configured before the chosen model can answer (a missing API key), if anything."""
+    return runtime.model_registry.auth_problem(runtime.model) if runtime.model is not None else None
 
 
 async def _print_mode(prompt: str, err: Console, **options: Any) -> int:
@@ -183,7 +191,8 @@ async def _print_mode(prompt: str, err: Console, **options: Any) -> int:
         sys.stdout.flush()
     if last.get("stopReason") in ("error", "aborted"):
         err.print(f"[red]Error: {escape(str(last.get('errorMessage') or last.get('stopReason')))}[/]")
-        return 1
+        # No key for the model is a configuration problem (exit 2), not a failed call (exit 1).
+        return 2 if last.get("stopReason") == "error" and _auth_problem(runtime) is not None else 1
     if result.stop == "turn_limit":
         err.print(f"[yellow]Stopped after {runtime.max_turns} model calls (--max-turns).[/]")
         return 1
@@ -254,6 +263,8 @@ class Chat:
         if where:  # on its own line, whole, so it can be copied
             self.console.print(f"[dim]Session: {escape(str(where))}[/]", soft_wrap=True)
         self.console.print("[dim]/help for commands, /quit or Ctrl+D to exit, Ctrl+C stops a reply[/]")
+        if (problem := _auth_problem(self.rt)) is not None:
+            self.err.print(f"[yellow]{escape(problem)}[/]")
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGINT, self._interrupt)
@@ -420,6 +431,8 @@ def chat(
     trust: Annotated[bool | None, typer.Option("--trust/--no-trust", help="Trust this folder's .pi/ (or not).",
                                                show_default=False)] = None,
     max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Model calls allowed per prompt.")] = 50,
+    base_url: Annotated[str | None, typer.Option("--base-url", help=BASE_URL_HELP, show_default=False)] = None,
+    api_key: Annotated[str | None, typer.Option("--api-key", help=API_KEY_HELP, show_default=False)] = None,
 ) -> None:
     """Chat with a model through the extension host; sessions are pi's (they show in pi's /resume)."""
     console = terminal.console()
@@ -429,7 +442,8 @@ def chat(
         raise typer.Exit(2)
     options: dict[str, Any] = {"session": session, "continue_": continue_, "fork": fork,
                                "extensions": list(extension or []), "model": model, "trust": trust,
-                               "max_turns": max_turns, "no_extensions": no_extensions}
+                               "max_turns": max_turns, "no_extensions": no_extensions, "base_url": base_url,
+                               "api_key": api_key}
     try:
         if print_prompt is not None:
             code = asyncio.run(_print_mode(print_prompt, err, **options))

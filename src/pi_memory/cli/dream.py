@@ -21,7 +21,14 @@ from rich.status import Status
 from rich.text import Text
 
 from pi_memory.backends import close_store, describe_store, store_problem
-from pi_memory.cli.options import Options, host_settings, load_memory_settings
+from pi_memory.cli.options import (
+    API_KEY_HELP,
+    BASE_URL_HELP,
+    Options,
+    endpoint_overrides,
+    host_settings,
+    load_memory_settings,
+)
 from pi_memory.cli.terminal import console
 from pi_memory.extensions.memory.agent import MemoryAction
 from pi_memory.extensions.memory.consolidation import MAX_CONSOLIDATION_TURNS
@@ -47,10 +54,13 @@ Dreaming needs a model. Any one of these works:
   • an OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, a proxy), in ~/.pi/agent/settings.json:
       "providers": {"local": {"api": "openai-completions", "baseUrl": "http://localhost:11434/v1",
                               "apiKey": "none", "models": [{"id": "qwen3:8b"}]}}
-    then:  pi-memory dream --model local/qwen3:8b"""
+    then:  pi-memory dream --model local/qwen3:8b
+    or, for one run, without settings:
+      pi-memory dream --model local/qwen3:8b --base-url http://localhost:11434/v1"""
 
 _EXIT = {"done": 0, "no-model": 2, "no-auth": 2, "disabled": 1, "aborted": 1, "locked": 1, "too-soon": 1,
-         "too-few-turns": 1, "failed": 1}
+         "too-few-turns": 1, "nothing-new": 1,
+         "failed": 1}
 
 
 class Progress:
@@ -157,6 +167,8 @@ def dream_command(
         "--all-sessions/--this-folder", show_default=False,
         help="Every project's sessions, or only this folder's (default: all for the global memory dir).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    base_url: Annotated[str | None, typer.Option("--base-url", help=BASE_URL_HELP, show_default=False)] = None,
+    api_key: Annotated[str | None, typer.Option("--api-key", help=API_KEY_HELP, show_default=False)] = None,
 ) -> None:
     """Consolidate memory from recent conversations now (one dreaming pass)."""
     parent = ctx.obj if isinstance(ctx.obj, Options) else Options()
@@ -185,8 +197,12 @@ def dream_command(
             raise typer.Exit(1)
         location = dream_location(settings, store) or {"memory_dir": settings.data_dir}
         include_global = all_sessions if all_sessions is not None else settings.uses_default_dir
+        registry = ModelRegistry(host_settings(Path(cwd))[0].merged)
+        configure = endpoint_overrides(str(dreaming.model), base_url, api_key)
+        if configure is not None:
+            configure(registry)
         options = DreamOptions(
-            **location, model_registry=ModelRegistry(host_settings(Path(cwd))[0].merged),
+            **location, model_registry=registry,
             session_dir=str(session_dir) if session_dir else get_default_session_dir_path(cwd),
             include_global_sessions=include_global, dreaming=dreaming, memory_char_limit=settings.memory_char_limit,
             user_char_limit=settings.user_char_limit, ignore_gates=not gated, dry_run=dry_run)

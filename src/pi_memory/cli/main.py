@@ -103,18 +103,20 @@ def _split_target(options: Options, args: list[str], needed: int, usage: str) ->
 
 @dataclass(frozen=True)
 class _Opened:
-    """The store a command works on, and a line saying where it is (for status)."""
+    """The store a command works on, a line saying where it is, and the settings that chose it."""
 
     store: MemoryStore
     shared: bool
     where: str
+    settings: Any = None  # MemorySettings (imported lazily)
 
 
-def _run(options: Options, work: Callable[[_Opened], int]) -> NoReturn:
+def _run(options: Options, work: Callable[[_Opened], int], *, writes: bool = False) -> NoReturn:
     """Open the store the settings and options choose, run ``work`` on it, close it, exit.
 
     A settings problem is exit 2 (fix the setting); a shared database that cannot be used is
-    exit 1 with what to check, before anything is read or written.
+    exit 1 with what to check, before anything is read or written. A ``--dir`` that does not
+    exist is exit 2 for a read (reads create nothing); a write creates it and says so.
     """
     from pi_memory.backends import close_store, describe_store, store_problem
     from pi_memory.extensions.memory.settings import SettingsError, open_settings_store
@@ -125,7 +127,13 @@ def _run(options: Options, work: Callable[[_Opened], int]) -> NoReturn:
         _usage_error(options, str(exc))
     for warning in warnings:
         err.print(Text(f"Warning: {warning}"), soft_wrap=True)
+    created: Path | None = None
     if options.dir is not None:  # exactly the directory given, as before
+        if not options.dir.is_dir():
+            if not writes:
+                _usage_error(options, f"--dir {options.dir} does not exist (a read creates nothing). Check the "
+                                      "path; the first add creates it.")
+            created = options.dir.absolute()
         store = MemoryStore(options.dir, settings.memory_char_limit, settings.user_char_limit)
     else:
         try:
@@ -141,9 +149,11 @@ def _run(options: Options, work: Callable[[_Opened], int]) -> NoReturn:
                 err.print(Text(f"Failed: {problem}"), soft_wrap=True)
             code = 1
         else:
-            code = work(_Opened(store, store.dir is None, describe_store(store)))
+            code = work(_Opened(store, store.dir is None, describe_store(store), settings))
     finally:
         close_store(store)
+    if created is not None and created.is_dir():
+        err.print(Text(f"Created the memory directory {created}."), soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -175,14 +185,21 @@ def status(ctx: typer.Context, options: Options) -> None:
 
 
 def _status(options: Options, opened: _Opened) -> int:
+    from pi_memory.cli.options import host_settings
+    from pi_memory.cli.status import collect_locations, dreaming_status, locations_json, print_locations
+
     rows = collect_status(opened.store)
+    host = host_settings(Path.cwd())[0]
+    locations = collect_locations(options, opened.settings, host, Path.cwd())
+    dreaming = dreaming_status(opened.settings, opened.store, host)
     if options.json:
         where: dict[str, Any] = {"dir": str(opened.store.dir)}
         backend = opened.store.backend
         if opened.shared:
             where = {"backend": "postgres", "database": getattr(backend, "where", ""),
                      "namespace": getattr(backend, "namespace", "")}
-        payload = {"success": True, **where, "targets": [row.to_json() for row in rows]}
+        payload = {"success": True, **where, "targets": [row.to_json() for row in rows],
+                   "locations": locations_json(locations), "dreaming": dreaming.to_json() if dreaming else None}
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return 0
     if opened.shared:
@@ -200,6 +217,9 @@ def _status(options: Options, opened: _Opened) -> int:
             elif row.state == "drift":
                 fix += " (A refused write saves a .bak copy next to it first.)"
             out.print(Text(fix), soft_wrap=True)
+    if dreaming is not None:
+        out.print(Text(dreaming.line(), style="" if dreaming.on else "yellow"), soft_wrap=True)
+    print_locations(out, locations)
     return 0
 
 
@@ -247,7 +267,7 @@ def add(
             done = f"Already in {target}, no duplicate added"
         return _finish(options, result, target, done)
 
-    _run(options, work)
+    _run(options, work, writes=True)
 
 
 @app.command()
@@ -265,7 +285,7 @@ def replace(
         was = f"was: {result.get('replacedEntry', '')}"
         return _finish(options, result, target, f"Replaced in {target}", was, f"now: {new.strip()}")
 
-    _run(options, work)
+    _run(options, work, writes=True)
 
 
 @app.command()
@@ -282,7 +302,7 @@ def remove(
         result = opened.store.remove(target, old)
         return _finish(options, result, target, f"Removed from {target}", f"was: {result.get('removedEntry', '')}")
 
-    _run(options, work)
+    _run(options, work, writes=True)
 
 
 @app.command()

@@ -14,13 +14,22 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pi_memory.cli.settings import Options, host_settings, load_memory_settings
 
-__all__ = ["Options", "host_settings", "load_memory_settings", "store_command"]
+if TYPE_CHECKING:
+    from pi_memory.providers import ModelRegistry
+
+__all__ = ["API_KEY_HELP", "BASE_URL_HELP", "Options", "endpoint_overrides", "host_settings", "load_memory_settings",
+           "store_command"]
+
+BASE_URL_HELP = ("Endpoint of the model's provider, e.g. http://127.0.0.1:8080/v1 (wins over settings' baseUrl "
+                 "and OPENAI_BASE_URL / ANTHROPIC_BASE_URL).")
+API_KEY_HELP = ("API key for the model's provider (same forms as apiKey in settings: a key, an environment "
+                "variable's name, or !command).")
 
 
 _OPTIONS: list[inspect.Parameter] = [
@@ -77,3 +86,24 @@ def store_command(function: Callable[..., None]) -> Callable[..., None]:
     command.__doc__ = function.__doc__
     command.__module__ = function.__module__
     return command
+
+
+def endpoint_overrides(model: str | None, base_url: str | None,
+                       api_key: str | None) -> Callable[[ModelRegistry], None] | None:
+    """``--base-url`` / ``--api-key`` as a registry hook: they apply to the provider of ``--model``
+    (or of a bare model id, settings' ``defaultProvider``). Raises :class:`ModelNotFoundError` when
+    no provider is named, so the command exits 2 with what to add."""
+    if not base_url and not api_key:
+        return None
+
+    from pi_memory.providers import ModelNotFoundError, parse_model_ref
+
+    def configure(registry: ModelRegistry) -> None:
+        provider = parse_model_ref(model)[0] if model else None
+        provider = provider or registry.default_provider
+        if not provider:
+            raise ModelNotFoundError("--base-url and --api-key apply to the provider of --model: add "
+                                     "--model provider/model-id (e.g. --model openai/gpt-4.1-mini)")
+        registry.override(provider, base_url=base_url, api_key=api_key)
+
+    return configure

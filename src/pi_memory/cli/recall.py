@@ -74,6 +74,21 @@ def _moment(value: str) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _missing(url: str | None) -> Path | None:
+    """The local SQLite index ``url`` names when it does not exist yet: read-only commands then
+    report an empty index instead of creating the file (reads create nothing)."""
+    target = url or default_url()
+    if "://" in target and not target.startswith("sqlite:///"):
+        return None
+    path = Path(target.removeprefix("sqlite://")).expanduser()
+    return None if path.exists() else path
+
+
+def _no_index_yet(path: Path) -> None:
+    err.print(Text(f"No recall index at {path} yet: the first indexed message or `pi-memory recall index` "
+                   "creates it.", style="yellow"), soft_wrap=True)
+
+
 def _fail(message: str) -> None:
     err.print(Text(f"Error: {message}"), soft_wrap=True)
     raise typer.Exit(1)
@@ -164,9 +179,14 @@ def search_cmd(
         filters["since"] = since
     if until:
         filters["until"] = until
+    missing = _missing(url)
     try:
-        with _opened(url, embedder) as index:
-            hits = index.search(query, top_k=top_k, filters=filters or None)
+        if missing is not None:
+            _no_index_yet(missing)
+            hits = []
+        else:
+            with _opened(url, embedder) as index:
+                hits = index.search(query, top_k=top_k, filters=filters or None)
     except RecallError as exc:
         _fail(str(exc))
     if as_json:
@@ -192,9 +212,14 @@ def search_cmd(
 @app.command("status")
 def status_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json: JsonOption = False) -> None:
     """Message count, size, embedder and backend of the index."""
+    missing = _missing(url)
     try:
-        with _opened(url, embedder) as index:
-            info = index.info()
+        if missing is not None:
+            _no_index_yet(missing)
+            info: dict[str, Any] = {"backend": "sqlite", "location": str(missing), "count": 0, "exists": False}
+        else:
+            with _opened(url, embedder) as index:
+                info = index.info()
     except RecallError as exc:
         _fail(str(exc))
     info["location"] = redact(str(info.get("location")), url)

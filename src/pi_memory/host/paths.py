@@ -22,11 +22,16 @@ def global_agent_dir() -> Path:
 
 def config_dir() -> Path:
     """pi-memory's config layer: ``$PI_CODING_AGENT_DIR``, else ``$PI_AGENT_HOME``, else ``~/.pi/agent``."""
+    return config_dir_origin()[0]
+
+
+def config_dir_origin() -> tuple[Path, str]:
+    """:func:`config_dir` and what chose it (``"$PI_CODING_AGENT_DIR"``, ``"$PI_AGENT_HOME"``, ``"default"``)."""
     for name in ("PI_CODING_AGENT_DIR", "PI_AGENT_HOME"):
         value = os.environ.get(name, "").strip()
         if value:
-            return Path(value).expanduser().absolute()
-    return global_agent_dir()
+            return Path(value).expanduser().absolute(), f"${name}"
+    return global_agent_dir(), "default"
 
 
 def project_config_dir(cwd: Path | str) -> Path:

@@ -145,6 +145,7 @@ class SessionRuntime:
         self._discover = discover
         self._settings_extensions = settings_extensions
         self._trust_store = trust_store
+        self._configure_registry: Callable[[ModelRegistry], None] | None = None
         self._stream_options = stream_options
         self._listeners: list[Listener] = []
         self._active_tools: list[str] = []
@@ -182,6 +183,7 @@ class SessionRuntime:
         settings_extensions: bool = True,
         trust_store: ProjectTrustStore | None = None,
         stream_options: Callable[[AbortSignal | None], StreamOptions] | None = None,
+        configure_registry: Callable[[ModelRegistry], None] | None = None,
     ) -> SessionRuntime:
         """Start a runtime: extensions loaded, trust decided, ``session_start`` emitted.
 
@@ -191,6 +193,8 @@ class SessionRuntime:
         is used. ``use_entry_points``, ``discover`` and ``settings_extensions`` switch off the
         installed, auto-discovered and settings-listed extensions (all three off is pi's
         ``--no-extensions``: only ``extensions``/``factories``/``tools`` load).
+        ``configure_registry`` is applied to every model registry the runtime builds from settings
+        (at start and on /reload): how ``--base-url``/``--api-key`` outlive a reload.
         """
         cwd = os.path.abspath(cwd or (session_manager.get_cwd() if session_manager else os.getcwd()))
         sm = session_manager if session_manager is not None else SessionManager.create(cwd)
@@ -208,13 +212,21 @@ class SessionRuntime:
                       system_prompt=system_prompt, max_turns=max_turns, use_entry_points=use_entry_points,
                       discover=discover, settings_extensions=settings_extensions, trust_store=trust_store,
                       stream_options=stream_options)
+        runtime._configure_registry = configure_registry
         own_registry = registry is None
         await runtime._build_runtime(trust_override=trust, first=True)
         if own_registry:
-            runtime.model_registry = ModelRegistry(runtime.settings.merged)
+            runtime.model_registry = runtime._settings_registry()
         runtime._choose_model(model)
         await runtime._start("startup", None)
         return runtime
+
+    def _settings_registry(self) -> ModelRegistry:
+        """A registry from the current settings, with the command line's overrides applied."""
+        registry = ModelRegistry(self.settings.merged)
+        if self._configure_registry is not None:
+            self._configure_registry(registry)
+        return registry
 
     def _choose_model(self, requested: Model | str | None) -> None:
         if isinstance(requested, Model):
@@ -807,7 +819,7 @@ class SessionRuntime:
         await self.wait_for_idle()
         await self._dispatch(Event(type="session_shutdown", reason="reload"))
         await self._build_runtime(trust_override=None, first=False)
-        self.model_registry = ModelRegistry(self.settings.merged) if self._provider is None else self.model_registry
+        self.model_registry = self._settings_registry() if self._provider is None else self.model_registry
         await self._start("reload", None)
 
     async def shutdown(self) -> None:

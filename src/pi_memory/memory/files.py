@@ -31,10 +31,19 @@ _last_temp_sweep: dict[str, float] = {}
 
 
 def default_memory_dir() -> Path:
-    """``$PI_AGENT_HOME/memories``, else ``~/.pi/agent/memories`` (pi-memory's default)."""
+    """``$PI_AGENT_HOME/memories``, else ``~/.pi/agent/memories`` (pi-memory's default).
+
+    pi-memory's rule, kept for compatibility: memories follow ``PI_AGENT_HOME`` only, not
+    ``PI_CODING_AGENT_DIR`` (which moves pi's settings, sessions and the recall index).
+    """
+    return default_memory_dir_origin()[0]
+
+
+def default_memory_dir_origin() -> tuple[Path, str]:
+    """The default memory directory and what chose it: ``"$PI_AGENT_HOME"`` or ``"default"``."""
     home = os.environ.get("PI_AGENT_HOME", "").strip()
     base = Path(home).expanduser() if home else Path.home() / ".pi" / "agent"
-    return (base / "memories").absolute()
+    return (base / "memories").absolute(), "$PI_AGENT_HOME" if home else "default"
 
 
 def fsync_dir(directory: Path) -> None:
@@ -287,7 +296,15 @@ class FileBackend:
         return FILE_NAMES[target]
 
     def prepare(self) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
+        """Check, create nothing: a missing directory reads as empty memory and only the first
+        write creates it (so ``status``, ``read`` and a session that never writes leave no trace
+        on disk). A file where the directory or one of its parents should be is an error now,
+        not at the first write."""
+        for path in (self.dir, *self.dir.parents):
+            if path.exists():
+                if not path.is_dir():
+                    raise NotADirectoryError(f"{path} is a file, so the memory directory {self.dir} cannot exist")
+                return
 
     def check(self) -> str | None:
         """Why this directory cannot hold memory at all (what to fix), or ``None``; reads only.
@@ -336,6 +353,7 @@ class FileBackend:
             return
         try:
             self.prepare()
+            self.dir.mkdir(parents=True, exist_ok=True)  # the first write creates the directory
             with file_lock(real, timeout=timeout, resolved=True) as held:
                 _sweep_temps_now_and_then(real.parent)
                 txn = _FileTransaction(path, real, self.durable, held)

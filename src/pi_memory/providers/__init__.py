@@ -15,7 +15,15 @@ network or the model does. See ``docs/providers.md``.
 from __future__ import annotations
 
 from .anthropic_msgs import ANTHROPIC_MESSAGES_API, AnthropicMessagesProvider
-from .base import ABORTED_MESSAGE, BaseProvider, MessageBuilder, Provider, ProviderError, complete
+from .base import (
+    ABORTED_MESSAGE,
+    BaseProvider,
+    MessageBuilder,
+    Provider,
+    ProviderError,
+    complete,
+    is_connection_error,
+)
 from .convert import prepare_messages, system_prompt_text
 from .openai_compat import OPENAI_COMPLETIONS_API, OpenAICompletionsProvider
 from .overflow import is_context_overflow
@@ -67,6 +75,7 @@ __all__ = [
     "Usage",
     "clear_command_cache",
     "complete",
+    "is_connection_error",
     "is_context_overflow",
     "parse_model_ref",
     "prepare_messages",

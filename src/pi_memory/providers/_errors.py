@@ -51,16 +51,38 @@ def _cause_detail(exc: BaseException) -> str | None:
     return str(deepest).strip() or type(deepest).__name__
 
 
+_CONNECTION_WORDS = ("Connection error", "Request timed out")  # what the openai and anthropic SDKs say
+
+
+def is_connection_error(message: str) -> bool:
+    """True for an ``errorMessage`` that says the endpoint could not be reached (refused, DNS, timeout)."""
+    return any(words in message for words in _CONNECTION_WORDS)
+
+
+def _url(exc: BaseException) -> str | None:
+    """The URL the SDK was calling (its errors carry the ``httpx.Request``), if known."""
+    url = getattr(getattr(exc, "request", None), "url", None)
+    return str(url) if url is not None else None
+
+
 def describe_error(exc: BaseException) -> str:
-    """``errorMessage`` text for an exception raised while talking to a provider."""
+    """``errorMessage`` text for an exception raised while talking to a provider.
+
+    A connection failure or a 404 names the URL it tried, because the usual cause is an endpoint
+    setting (``baseUrl``, ``OPENAI_BASE_URL``, ``--base-url``) pointing at the wrong place.
+    """
     status = getattr(exc, "status_code", None)
+    url = _url(exc)
     if isinstance(status, int):
-        return _clip(_http_text(status, getattr(exc, "body", None)))
+        text = _http_text(status, getattr(exc, "body", None))
+        return _clip(f"{text} ({url})" if status == 404 and url else text)
     if isinstance(exc, ProviderError):
         return _clip(str(exc))
     if isinstance(exc, json.JSONDecodeError):
         return _clip(f"Malformed JSON from provider: {exc}")
     message = str(exc).strip().rstrip(".") or type(exc).__name__
+    if url and url not in message:
+        message = f"{message} to {url}"
     detail = _cause_detail(exc)
     if detail and detail not in message:
         message = f"{message}: {detail}"

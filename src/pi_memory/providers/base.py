@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from typing import Protocol, runtime_checkable
 
 from ._builder import MessageBuilder
-from ._errors import ProviderError, describe_error
+from ._errors import ProviderError, describe_error, is_connection_error
 from .overflow import is_context_overflow
 from .types import AssistantMessage, AssistantMessageEvent, Context, Model, StreamOptions
 
@@ -30,6 +30,7 @@ __all__ = [
     "Provider",
     "ProviderError",
     "complete",
+    "is_connection_error",
     "is_context_overflow",
 ]
 

@@ -7,6 +7,10 @@ Settings use pi's spelling::
                    "vllm": {"api": "openai-completions", "baseUrl": "http://gpu:8000/v1",
                             "apiKey": "VLLM_KEY", "models": [{"id": "Qwen/Qwen3-32B"}]}}}
 
+The built-in ``openai`` and ``anthropic`` providers honour ``OPENAI_BASE_URL`` and
+``ANTHROPIC_BASE_URL``, the SDKs' own convention (a settings ``baseUrl`` wins over them, and a
+command line's ``--base-url`` over both: see :meth:`ModelRegistry.override`).
+
 An ``apiKey`` value is resolved like pi 1.6.0's ``resolveConfigValue``: ``"!cmd"`` runs a shell
 command and uses its trimmed stdout (cached per process, 10 s timeout); otherwise ``$NAME`` and
 ``${NAME}`` are expanded (``$$`` is a literal ``$``; a value naming an unset variable gives no key)
@@ -94,6 +98,7 @@ class ProviderConfig:
     base_url: str
     api_key: str | None = None  # a settings value, resolved by resolve_config_value
     env_key: str | None = None  # the conventional environment variable
+    env_base_url: str | None = None  # the SDK's base-URL environment variable (OPENAI_BASE_URL)
     requires_key: bool = True
     headers: dict[str, str] = field(default_factory=dict)
     models: dict[str, Model] = field(default_factory=dict)
@@ -109,7 +114,7 @@ _OPENAI_URL: Final = "https://api.openai.com/v1"
 _ANTHROPIC_URL: Final = "https://api.anthropic.com"
 
 
-def _builtins() -> dict[str, ProviderConfig]:
+def _builtins(env: Mapping[str, str]) -> dict[str, ProviderConfig]:
     oa, an = OPENAI_COMPLETIONS_API, ANTHROPIC_MESSAGES_API
     openai_models = [
         _m("openai", oa, _OPENAI_URL, "gpt-4.1", "GPT-4.1", 1_047_576, 32_768, (2, 8, 0.5, 0)),
@@ -130,15 +135,28 @@ def _builtins() -> dict[str, ProviderConfig]:
            (5, 25, 0.5, 6.25), True),
     ]
     scripted = Model(id="echo", name="Scripted echo", api=SCRIPTED_API, provider="scripted", base_url="")
-    return {
-        "openai": ProviderConfig("openai", oa, _OPENAI_URL, env_key="OPENAI_API_KEY",
+    configs = {
+        "openai": ProviderConfig("openai", oa, _OPENAI_URL, env_key="OPENAI_API_KEY", env_base_url="OPENAI_BASE_URL",
                                  models={m.id: m for m in openai_models}),
         "anthropic": ProviderConfig("anthropic", an, _ANTHROPIC_URL, env_key="ANTHROPIC_API_KEY",
-                                    models={m.id: m for m in anthropic_models}),
+                                    env_base_url="ANTHROPIC_BASE_URL", models={m.id: m for m in anthropic_models}),
         "ollama": ProviderConfig("ollama", oa, "http://localhost:11434/v1", requires_key=False),
         "openrouter": ProviderConfig("openrouter", oa, "https://openrouter.ai/api/v1", env_key="OPENROUTER_API_KEY"),
         "scripted": ProviderConfig("scripted", SCRIPTED_API, "", requires_key=False, models={"echo": scripted}),
     }
+    for config in configs.values():
+        moved = env.get(config.env_base_url, "").strip() if config.env_base_url else ""
+        if moved:
+            _move(config, moved)
+    return configs
+
+
+def _move(config: ProviderConfig, base_url: str) -> None:
+    """Point ``config`` and its models at ``base_url`` (models keep their own headers)."""
+    config.base_url = base_url
+    for existing in list(config.models.values()):
+        config.models[existing.id] = replace(existing, base_url=base_url, api=config.api,
+                                             headers={**config.headers, **existing.headers})
 
 
 def _number(raw: Mapping[str, Any], key: str, default: float) -> float:
@@ -152,7 +170,7 @@ class ModelRegistry:
     def __init__(self, settings: Mapping[str, Any] | None = None, *, env: Mapping[str, str] | None = None) -> None:
         self._env = env
         self.warnings: list[str] = []
-        self._configs = _builtins()
+        self._configs = _builtins(os.environ if env is None else env)
         self._providers: dict[str, Provider] = {
             OPENAI_COMPLETIONS_API: OpenAICompletionsProvider(),
             ANTHROPIC_MESSAGES_API: AnthropicMessagesProvider(),
@@ -220,9 +238,7 @@ class ModelRegistry:
             config.headers.update(self._headers(headers, f"settings providers.{name}.headers"))
         if config.api_key:
             config.requires_key = True
-        for existing in list(config.models.values()):  # built-in models follow a moved endpoint
-            config.models[existing.id] = replace(existing, base_url=config.base_url, api=config.api,
-                                                 headers={**config.headers, **existing.headers})
+        _move(config, config.base_url)  # built-in models follow a moved endpoint
         models = raw.get("models", [])
         if not isinstance(models, list):
             self._warn(f'settings providers.{name}.models must be a list; ignored')
@@ -271,6 +287,14 @@ class ModelRegistry:
     @property
     def provider_names(self) -> list[str]:
         return sorted(self._configs)
+
+    def override(self, provider: str, *, base_url: str | None = None, api_key: str | None = None) -> None:
+        """A command line's ``--base-url`` / ``--api-key`` for ``provider``: they win over settings
+        and environment variables, and take the same forms as ``baseUrl`` / ``apiKey`` in settings
+        (an unknown provider with a base URL becomes an OpenAI-compatible one)."""
+        raw = {key: value for key, value in (("baseUrl", base_url), ("apiKey", api_key)) if value}
+        if raw:
+            self._load_provider(provider, raw)
 
     def provider_config(self, name: str) -> ProviderConfig | None:
         return self._configs.get(name)

@@ -14,14 +14,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_memory.session.paths import get_agent_dir
+from pi_memory.session.paths import agent_dir_origin, get_agent_dir
 
 if TYPE_CHECKING:  # numpy (embedders) loads with an index, not with the default location
     from pi_memory.recall.embedders import Embedder
     from pi_memory.recall.fusion import SearchConfig
     from pi_memory.recall.types import RecallIndex
 
-__all__ = ["ENV_RECALL_URL", "default_index_path", "open_index"]
+__all__ = ["ENV_RECALL_URL", "default_index_path", "default_url_origin", "open_index"]
 
 ENV_RECALL_URL = "PI_MEMORY_RECALL_URL"
 """Overrides the default index location (a path or a database URL)."""
@@ -33,7 +33,14 @@ def default_index_path() -> Path:
 
 
 def default_url() -> str:
-    return os.environ.get(ENV_RECALL_URL) or str(default_index_path())
+    return default_url_origin()[0]
+
+
+def default_url_origin() -> tuple[str, str]:
+    """The default index location and what chose it: ``$PI_MEMORY_RECALL_URL``, else
+    ``<agentDir>/recall.db`` (chosen by ``$PI_CODING_AGENT_DIR`` or the default)."""
+    url = os.environ.get(ENV_RECALL_URL)
+    return (url, f"${ENV_RECALL_URL}") if url else (str(default_index_path()), agent_dir_origin())
 
 
 def open_index(

@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlparse
 __all__ = [
     "ENV_AGENT_DIR",
     "ENV_SESSION_DIR",
+    "agent_dir_origin",
     "encode_cwd",
     "get_agent_dir",
     "get_default_session_dir",
@@ -60,6 +61,11 @@ def get_agent_dir() -> str:
     if env:
         return normalize_path(env)
     return os.path.join(str(Path.home()), ".pi", "agent")
+
+
+def agent_dir_origin() -> str:
+    """What chose :func:`get_agent_dir`: ``"$PI_CODING_AGENT_DIR"`` or ``"default"``."""
+    return f"${ENV_AGENT_DIR}" if os.environ.get(ENV_AGENT_DIR) else "default"
 
 
 def get_sessions_dir() -> str:

@@ -55,8 +55,9 @@ def _split_target(rest: str) -> tuple[str, str]:
     return "memory", rest
 
 
-def _status(store: MemoryStore, notify: Notify) -> None:
-    """pi-memory's two lines; a shared store adds where it lives, a failed read says why."""
+def _status(store: MemoryStore, notify: Notify, dreaming: str | None) -> None:
+    """pi-memory's two lines; a shared store adds where it lives, a failed read says why, and
+    the dreaming line says whether background consolidation can run."""
     lines, level = [], "info"
     for target, file_name in (("memory", "MEMORY.md"), ("user", "USER.md")):
         result = store.read(target)
@@ -68,6 +69,8 @@ def _status(store: MemoryStore, notify: Notify) -> None:
         lines.append(f"{file_name}: {format_entry_count(count)} ({result.get('usage', '?')})")
     if store.dir is None:
         lines.append(f"Stored in {describe_store(store)}")
+    if dreaming is not None:
+        lines.append(dreaming)
     notify("\n".join(lines), level)
 
 
@@ -92,8 +95,9 @@ def _report(result: dict[str, Any], success: str, notify: Notify) -> None:
         notify(f"Failed: {result.get('error')}", "warning")
 
 
-def run_memory_command(store: MemoryStore | None, args: str, notify: Notify) -> None:
-    """Run ``/memory <args>`` against ``store`` and report through ``notify(message, level)``."""
+def run_memory_command(store: MemoryStore | None, args: str, notify: Notify, dreaming: str | None = None) -> None:
+    """Run ``/memory <args>`` against ``store`` and report through ``notify(message, level)``;
+    ``dreaming`` is the line ``/memory status`` adds about background dreaming."""
     if store is None:
         notify(NOT_LOADED, "warning")
         return
@@ -101,7 +105,7 @@ def run_memory_command(store: MemoryStore | None, args: str, notify: Notify) -> 
     sub = tokens[0].lower() if tokens else "status"
     rest = " ".join(tokens[1:])
     if sub == "status":
-        _status(store, notify)
+        _status(store, notify, dreaming)
     elif sub == "read":
         _read(store, rest, notify)
     elif sub == "add":

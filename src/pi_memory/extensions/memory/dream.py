@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -41,7 +41,7 @@ from pi_memory.memory import TARGETS, LockBusy, MemoryStore, file_lock
 from pi_memory.memory.backend import StorageBackend
 from pi_memory.memory.files import FILE_NAMES, atomic_write_text
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
-from pi_memory.providers import ModelRegistry
+from pi_memory.providers import Model, ModelRegistry, is_connection_error
 from pi_memory.session._js import date_parse_ms
 
 from .agent import MemoryAgentRun, run_memory_agent
@@ -51,11 +51,11 @@ from .consolidation import (
     Redaction,
     build_consolidation_prompt,
 )
-from .settings import DreamingSettings, MemorySettings
+from .settings import DreamingSettings, MemorySettings, ModelRef
 from .turns import Turn, collect_turns, iso_ms
 
-__all__ = ["DREAM_LOCK_KEY", "STATE_FILE", "DreamOptions", "DreamOutcome", "DreamState", "dream", "dream_location",
-           "read_state", "run_dream", "write_state"]
+__all__ = ["DREAM_LOCK_KEY", "STATE_FILE", "DreamOptions", "DreamOutcome", "DreamState", "DreamingReport", "dream",
+           "dream_location", "dreaming_report", "read_state", "run_dream", "write_state"]
 
 STATE_FILE = "dreaming-state.json"
 #: The advisory lock a dream holds on a shared backend (PostgreSQL scopes it to the namespace).
@@ -159,8 +159,9 @@ class DreamOutcome:
     """Why a dream did or did not run, and what it changed.
 
     ``reason`` is one of ``disabled``, ``aborted``, ``locked``, ``unavailable`` (a shared backend
-    cannot be reached), ``too-soon``, ``too-few-turns``, ``no-model``, ``no-auth``, ``failed`` or
-    ``done``; ``message`` says it in words.
+    cannot be reached), ``too-soon``, ``too-few-turns``, ``no-model``, ``no-auth``, ``nothing-new``
+    (no turns since the last dream: the model is not called), ``failed`` or ``done``; ``message``
+    says it in words.
     """
 
     ran: bool
@@ -215,9 +216,9 @@ async def dream(options: DreamOptions) -> DreamOutcome:
         return DreamOutcome(False, "aborted", "Dreaming was cancelled before it started.")
     if options.backend is not None:
         return await _shared(options, options.backend, settings)
-    options.memory_dir.mkdir(parents=True, exist_ok=True)
-    if options.dry_run:
+    if options.dry_run:  # works on a scratch copy: nothing is created or locked here
         return await _gated(options, settings)
+    options.memory_dir.mkdir(parents=True, exist_ok=True)
     try:
         with file_lock(options.memory_dir, timeout=0):
             return await _gated(options, settings)
@@ -267,22 +268,37 @@ async def _gated(options: DreamOptions, settings: DreamingSettings) -> DreamOutc
     if _aborted(options):
         return DreamOutcome(False, "aborted", "Dreaming was cancelled.", turns)
     outcome = await _consolidate(options, settings, turns)
-    if outcome.ran and not options.dry_run:
-        _save_state(options.state_path, DreamState(iso_ms(now), len(turns), state.extra))
+    if options.dry_run:
+        return outcome
+    if outcome.ran:
+        extra = {k: v for k, v in state.extra.items() if k != _FAILURE_KEY}
+        _save_state(options.state_path, DreamState(iso_ms(now), len(turns), extra))
+    elif outcome.reason == "failed":  # remembered so `pi-memory status` can say why dreaming is not happening
+        failure = {"at": iso_ms(now), "message": outcome.message}
+        _save_state(options.state_path, replace(state, extra={**state.extra, _FAILURE_KEY: failure}))
     return outcome
+
+
+def _model_problem(registry: ModelRegistry, ref: ModelRef) -> tuple[Model | None, str, str]:
+    """The dreaming model, or None with the reason (``no-model``, ``no-auth``) and its words."""
+    model = registry.find(ref.provider, ref.model)
+    if model is None:
+        return None, "no-model", (f"Unknown provider {ref.provider!r} for the dreaming model {ref}. Set "
+                                  "pi-memory.dreaming.model in settings.json, or add the provider under providers.")
+    problem = registry.auth_problem(model)
+    if problem is not None:
+        return None, "no-auth", f"The dreaming model {ref} cannot be used: {problem}"
+    return model, "", ""
 
 
 async def _consolidate(options: DreamOptions, settings: DreamingSettings, turns: list[Turn]) -> DreamOutcome:
     registry = options.model_registry
     ref = settings.model
-    model = registry.find(ref.provider, ref.model)
+    model, reason, message = _model_problem(registry, ref)
     if model is None:
-        return DreamOutcome(False, "no-model", f"Unknown provider {ref.provider!r} for the dreaming model {ref}. "
-                                               "Set pi-memory.dreaming.model in settings.json, or add the provider "
-                                               "under providers.", turns)
-    problem = registry.auth_problem(model)
-    if problem is not None:
-        return DreamOutcome(False, "no-auth", f"The dreaming model {ref} cannot be used: {problem}", turns)
+        return DreamOutcome(False, reason, message, turns)
+    if not turns:  # even an explicit run has nothing to give the model
+        return DreamOutcome(False, "nothing-new", "No new turns since the last dream; nothing to consolidate.")
     with tempfile.TemporaryDirectory(prefix="pi-memory-dream-") as scratch:
         limits = (options.memory_char_limit, options.user_char_limit)
         if options.dry_run:
@@ -321,6 +337,57 @@ async def _consolidate(options: DreamOptions, settings: DreamingSettings, turns:
         outcome.ran, outcome.reason = True, "done"
         outcome.message = f"Consolidated {len(turns)} turn(s) in {outcome.agent.turns} model call(s)."
     return outcome
+
+
+_FAILURE_KEY = "lastFailure"  # ours; pi-memory ignores (and on its next success drops) unknown keys
+_SILENCE = 'or switch background dreaming off: "pi-memory": {"dreaming": {"enabled": false}}'
+
+
+@dataclass(frozen=True)
+class DreamingReport:
+    """Whether background dreaming can happen, and if not, why and which setting fixes it.
+
+    ``reason``: None when it can run; ``disabled``, ``no-model``, ``no-auth``, or ``unreachable`` /
+    ``failed`` when the last attempt's model call failed (read from the dreaming state).
+    """
+
+    model: str
+    reason: str | None = None
+    message: str = ""
+
+    @property
+    def on(self) -> bool:
+        return self.reason is None
+
+    def line(self) -> str:
+        """One line for a status display or a banner."""
+        return f"Dreaming: on ({self.model})" if self.on else f"Dreaming is off: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"on": self.on, "model": self.model, "reason": self.reason, "message": self.message or None}
+
+
+def dreaming_report(dreaming: DreamingSettings, registry: ModelRegistry,
+                    state_path: Path | None = None) -> DreamingReport:
+    """Can the background dream run? Checks the settings and the model (no network), then the
+    last attempt recorded in ``state_path``: a dream whose model could not be reached says so."""
+    ref = str(dreaming.model)
+    if not dreaming.enabled:
+        return DreamingReport(ref, "disabled", "pi-memory.dreaming.enabled is false in settings.json.")
+    model, reason, message = _model_problem(registry, dreaming.model)
+    if model is None:
+        fix = ("set its API key or another model in pi-memory.dreaming.model" if reason == "no-auth"
+               else "set pi-memory.dreaming.model")
+        return DreamingReport(ref, reason, f"{message} Fix: {fix}, {_SILENCE}.")
+    failure = _load_state(state_path).extra.get(_FAILURE_KEY) if state_path is not None else None
+    if isinstance(failure, dict) and isinstance(failure.get("message"), str):
+        text = failure["message"]
+        kind = "unreachable" if is_connection_error(text) else "failed"
+        fix = (f"start the server at {model.base_url}, or point the model elsewhere (providers.{model.provider}"
+               ".baseUrl, --base-url)") if kind == "unreachable" else "check the model's settings"
+        return DreamingReport(ref, kind, f"the last dream (at {failure.get('at')}) failed: {text} Fix: {fix}, or "
+                                         f"choose another model in pi-memory.dreaming.model, {_SILENCE}.")
+    return DreamingReport(ref)
 
 
 def _copy_to_scratch(options: DreamOptions, scratch: Path) -> str | None:

@@ -30,14 +30,22 @@ from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, create_memory_tools
 from pi_memory.providers.convert import content_text
 
 from . import command
-from .dream import DreamOptions, dream_location, run_dream
+from .dream import DreamingReport, DreamOptions, dream, dream_location, dreaming_report
 from .extraction import ExtractionRunner
-from .settings import SECTION, MemorySettings, SettingsError, open_settings_store, parse_settings
+from .settings import SECTION, DreamingSettings, MemorySettings, SettingsError, open_settings_store, parse_settings
 from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
 
 __all__ = ["STATUS_KEY", "MemoryExtension", "memory_extension"]
 
 STATUS_KEY = "pi-memory"
+_told: set[str] = set()  # dreaming notices already shown by this process: each is said once
+
+
+def _tell_once(ctx: Any, text: str) -> None:
+    if text not in _told:
+        _told.add(text)
+        ctx.ui.notify(text, "warning")
+
 
 class MemoryExtension:
     """One instance per loaded extension (the host builds a fresh one on /new, /resume, /reload).
@@ -142,14 +150,25 @@ class MemoryExtension:
         where = dream_location(settings, store)
         if where is None:
             return  # an injected store on a backend we cannot lock across processes: no dream
+        if ctx.session_manager.get_session_file() is None:
+            return  # an in-memory session leaves nothing on disk: no background dream either
         self.dream_options = DreamOptions(
             **where, model_registry=ctx.model_registry,
             session_dir=ctx.session_manager.get_session_dir() or None,
             include_global_sessions=settings.uses_default_dir,
             dreaming=settings.dreaming, signal=self._dream_signal,
             memory_char_limit=store.memory_char_limit, user_char_limit=store.user_char_limit)
-        self.dream_task = asyncio.ensure_future(run_dream(self.dream_options))
+        report = self.dreaming_report(ctx)
+        if report is not None and report.reason not in (None, "disabled"):  # off by choice needs no word
+            _tell_once(ctx, f"pi-memory: {report.line()}")
+        self.dream_task = asyncio.ensure_future(_background_dream(self.dream_options, ctx))
         self.dream_task.add_done_callback(_report_dream_failure)
+
+    def dreaming_report(self, ctx: Any) -> DreamingReport | None:
+        """Whether the background dream can run (None when this store is never dreamed over)."""
+        if self.dream_options is None or self.settings is None:
+            return None
+        return dreaming_report(self.settings.dreaming, ctx.model_registry, self.dream_options.state_path)
 
     # --- prompts -------------------------------------------------------------------------------
 
@@ -201,8 +220,11 @@ class MemoryExtension:
     async def on_command(self, args: str, ctx: Any) -> None:
         messages: list[tuple[str, str]] = []
         store = self.store
+        report = self.dreaming_report(ctx)
         await asyncio.to_thread(command.run_memory_command, store, args,
-                                lambda text, level: messages.append((text, level)))
+                                lambda text, level: messages.append((text, level)),
+                                report.line() if report is not None and report.reason not in (None, "disabled")
+                                else None)
         for text, level in messages:
             ctx.ui.notify(text, level)
 
@@ -227,6 +249,15 @@ class MemoryExtension:
             task.add_done_callback(lambda _: close_store(owned))
         else:
             close_store(owned)
+
+
+async def _background_dream(options: DreamOptions, ctx: Any) -> bool:
+    """One gated dream; a model call that failed (unreachable, rejected) is said once, with the fix."""
+    outcome = await dream(options)
+    if outcome.reason == "failed":
+        report = dreaming_report(options.dreaming or DreamingSettings(), options.model_registry, options.state_path)
+        _tell_once(ctx, f"pi-memory: {report.line()}" if not report.on else f"pi-memory: {outcome.message}")
+    return outcome.ran
 
 
 def _report_dream_failure(task: asyncio.Task[Any]) -> None:

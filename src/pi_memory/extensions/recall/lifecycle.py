@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pi_memory.backends import redact
 from pi_memory.host import ExtensionAPI
 from pi_memory.host.settings import load_settings
-from pi_memory.recall import Embedder, RecallService
+from pi_memory.recall import Embedder, RecallService, default_index_path
 from pi_memory.recall.backfill import records_from_entries
 
 from . import shared
@@ -34,6 +35,7 @@ from .tool import RecallTool, SearchMemoryTool
 __all__ = ["RecallExtension", "ServiceExtension", "read_settings", "recall_extension"]
 
 _INJECTED = ("service", "embedder")
+IN_MEMORY_URL = ":memory:"  # SQLite's in-memory database
 
 
 def read_settings(ctx: Any, config: Mapping[str, Any]) -> RecallSettings:
@@ -65,7 +67,9 @@ class ServiceExtension:
     service (shared through :mod:`.shared` unless the config passes one in) and one tool.
 
     ``session_start`` reads the settings, opens the service once, registers the tool once and then
-    calls :meth:`started`; a failure is reported on the terminal, never raised into the host.
+    calls :meth:`started`; a failure is reported on the terminal, never raised into the host. An
+    in-memory session (``SessionManager.in_memory``) without a configured ``url`` gets an
+    in-memory index (shared by this process's in-memory sessions), so it leaves no file behind.
     ``session_shutdown`` gives a shared service back (the last user closes it).
     """
 
@@ -88,6 +92,9 @@ class ServiceExtension:
             self.settings = settings = read_settings(ctx, self.config)
             if not settings.enabled:
                 return
+            if ctx.session_manager.get_session_file() is None and settings.location == str(default_index_path()):
+                # An in-memory session leaves nothing on disk: its default index lives in memory too.
+                self.settings = settings = replace(settings, url=IN_MEMORY_URL)
             if self.service is None:
                 self.service, self._shared = await asyncio.to_thread(service_for, settings, self.config)
             if not self._registered:
