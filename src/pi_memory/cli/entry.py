@@ -4,29 +4,23 @@ Those two are what people, shell prompts and scripts run most, and typer costs m
 work: importing it and coercing the options (it builds a pydantic adapter per option) takes
 longer than reading both files and printing the table. So the plain form of the two commands —
 the shared options spelled ``--dir DIR``, ``--json``, ``--memory-limit N``, ``--user-limit N``
-(before or after the command word, the last one winning), a file-backed store, a target word for
-``read`` — runs here, on the same functions the typer commands call: the settings resolution
-(:mod:`pi_memory.cli.settings`), the store, and the renderers of :mod:`pi_memory.cli.render`.
-
-Everything else goes to the typer app unchanged: help, ``--version``, any other option or
-spelling, a usage or settings error, a settings warning, a shared database, a file in drift or
-unreadable, a failed or warned read. Those paths print what they always printed, because it is
-the same code that prints it. Both commands only read, so handing over after having looked at
-the files changes nothing. ``tests/cli/test_entry.py`` runs both paths and compares them.
+(before or after the command word, the last one winning), a target word for ``read`` — runs
+here, through the very functions the typer commands call (:mod:`pi_memory.cli.store_run`), so
+both print the same bytes and exit with the same code. Every other command line (help,
+``--version``, any other option or spelling) goes to the typer app unchanged.
+``tests/cli/test_entry.py`` runs both paths and compares them.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
-    from pi_memory.memory import MemoryStore
+    pass
 
 __all__ = ["main", "run_plain"]
 
@@ -76,71 +70,16 @@ def _parse(argv: list[str]) -> tuple[str, str, dict[str, Any]] | None:
 
 
 def run_plain(argv: list[str]) -> int | None:
-    """Run a plain ``status``/``read`` and return its exit code, or None to leave it to typer
-    (before printing anything)."""
+    """Run a plain ``status``/``read`` and return its exit code, or None to leave the command line
+    to typer (before anything is printed)."""
     parsed = _parse(argv)
     if parsed is None:
         return None
     command, target, given = parsed
-    from pi_memory.cli.settings import Options, load_memory_settings
-    from pi_memory.extensions.memory.settings import SettingsError, open_settings_store
-    from pi_memory.memory import MemoryStore
+    from pi_memory.cli.settings import Options
+    from pi_memory.cli.store_run import run_store, show_read, show_status
 
     options = Options(**given)
-    try:
-        settings, warnings = load_memory_settings(options)
-    except SettingsError:
-        return None
-    if warnings or settings.backend != "file" or settings.store is not None:
-        return None
-    try:
-        if options.dir is not None:
-            store = MemoryStore(options.dir, settings.memory_char_limit, settings.user_char_limit)
-        else:
-            store = open_settings_store(settings)
-    except (ImportError, ValueError):
-        return None
-    as_json = options.json
-    if as_json and (sys.stdout.encoding or "").lower().replace("-", "") != "utf8":
-        return None  # typer's echo has its own rules for other encodings
     if command == "status":
-        return _status(store, as_json)
-    return _read(store, target, as_json)
-
-
-def _status(store: MemoryStore, as_json: bool) -> int | None:
-    from pi_memory.cli.render import collect_status, print_status
-
-    rows = collect_status(store)
-    if any(row.state in ("drift", "unreadable") for row in rows):
-        return None  # the typer command says what is wrong and what to do
-    if as_json:
-        payload = {"success": True, "dir": str(store.dir), "targets": [row.to_json() for row in rows]}
-        _echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        return 0
-    print_status(_console(), rows)
-    return 0
-
-
-def _read(store: MemoryStore, target: str, as_json: bool) -> int | None:
-    result = store.read(target)
-    if result.get("success") is not True or "warning" in result:
-        return None
-    if as_json:
-        _echo(json.dumps(result, ensure_ascii=False, indent=2))
-        return 0
-    from pi_memory.cli.render import print_entries
-
-    print_entries(_console(), result)
-    return 0
-
-
-def _console() -> Console:
-    from rich.console import Console
-
-    return Console(highlight=False)  # as pi_memory.cli.main's
-
-
-def _echo(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+        return run_store(options, lambda opened: show_status(options, opened))
+    return run_store(options, lambda opened: show_read(options, opened.store, target))

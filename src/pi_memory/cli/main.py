@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -21,10 +20,10 @@ from rich.text import Text
 
 from pi_memory import __version__
 from pi_memory.cli.lazy import lazy_group
-from pi_memory.cli.options import Options, load_memory_settings, store_command
-from pi_memory.cli.render import collect_status, next_step, print_entries, print_status, status_table
-from pi_memory.cli.terminal import console
-from pi_memory.memory import TARGETS, MemoryStore
+from pi_memory.cli.options import Options, store_command
+from pi_memory.cli.render import next_step
+from pi_memory.cli.store_run import Opened, err, out, run_store, show_read, show_status, usage_error
+from pi_memory.memory import TARGETS
 from pi_memory.memory.snapshot import format_entry_count
 
 __all__ = ["Options", "app"]
@@ -38,6 +37,27 @@ _LAZY_COMMANDS = {
     "db": "pi_memory.cli.db:app",
 }
 
+def _flags_take_no_value() -> None:
+    """typer labels every boolean option ``<bool>``, as if ``--json <bool>`` took a value, yet
+    ``--json=false`` is refused: ``--help`` lists flags (``--json``, ``--trust/--no-trust``,
+    ``--help``) without a type."""
+    import typer.core
+
+    option = getattr(typer.core, "TyperOption", None)
+    shown = getattr(option, "display_type_rich", None)
+    if option is None or shown is None or getattr(shown, "_flags_take_no_value", False):
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    display_type_rich._flags_take_no_value = True  # type: ignore[attr-defined]
+    option.display_type_rich = display_type_rich
+
+
+_flags_take_no_value()
+
+
 app = typer.Typer(
     name="pi-memory",
     cls=lazy_group(_LAZY_COMMANDS),
@@ -46,10 +66,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-out = console()
-err = console(stderr=True)
-
 
 def _version(value: bool) -> None:
     if value:
@@ -71,7 +87,7 @@ def main(
     sub = ctx.invoked_subcommand
     if (options.dsn or options.namespace) and sub not in (*_STORE_COMMANDS, "dream", None):
         # Those commands take their own --dsn/--namespace and would not see these: say so.
-        _usage_error(options, f"put --dsn/--namespace after the command: pi-memory {sub} --dsn … --namespace …")
+        usage_error(options, f"put --dsn/--namespace after the command: pi-memory {sub} --dsn … --namespace …")
 
 
 _STORE_COMMANDS = ("status", "read", "add", "replace", "remove")
@@ -80,14 +96,11 @@ _STORE_COMMANDS = ("status", "read", "add", "replace", "remove")
 # ----------------------------------------------------------------------------- helpers
 
 
-def _usage_error(options: Options, message: str, usage: str | None = None) -> NoReturn:
-    if options.json:
-        typer.echo(json.dumps({"success": False, "error": message}, ensure_ascii=False, indent=2))
-    else:
-        err.print(Text(f"Error: {message}"), soft_wrap=True)
-        if usage:
-            err.print(Text(f"Usage: pi-memory {usage}"))
-    raise typer.Exit(2)
+def _exit_with(options: Options, work: Callable[[Opened], int], *, writes: bool = False) -> NoReturn:
+    """:func:`~pi_memory.cli.store_run.run_store`, then exit with its code."""
+    raise typer.Exit(run_store(options, work, writes=writes))
+
+
 
 
 def _split_target(options: Options, args: list[str], needed: int, usage: str) -> tuple[str, list[str]]:
@@ -96,65 +109,13 @@ def _split_target(options: Options, args: list[str], needed: int, usage: str) ->
         return "memory", args
     if len(args) == needed + 1:
         if args[0] not in TARGETS:
-            _usage_error(options, f"Invalid target '{args[0]}'. Use 'memory' or 'user'.", usage)
+            usage_error(options, f"Invalid target '{args[0]}'. Use 'memory' or 'user'.", usage)
         return args[0], args[1:]
-    _usage_error(options, f"expected {needed} argument(s) after an optional target, got {len(args)}.", usage)
+    usage_error(options, f"expected {needed} argument(s) after an optional target, got {len(args)}.", usage)
 
 
-@dataclass(frozen=True)
-class _Opened:
-    """The store a command works on, a line saying where it is, and the settings that chose it."""
-
-    store: MemoryStore
-    shared: bool
-    where: str
-    settings: Any = None  # MemorySettings (imported lazily)
 
 
-def _run(options: Options, work: Callable[[_Opened], int], *, writes: bool = False) -> NoReturn:
-    """Open the store the settings and options choose, run ``work`` on it, close it, exit.
-
-    A settings problem is exit 2 (fix the setting); a shared database that cannot be used is
-    exit 1 with what to check, before anything is read or written. A ``--dir`` that does not
-    exist is exit 2 for a read (reads create nothing); a write creates it and says so.
-    """
-    from pi_memory.backends import close_store, describe_store, store_problem
-    from pi_memory.extensions.memory.settings import SettingsError, open_settings_store
-
-    try:
-        settings, warnings = load_memory_settings(options)
-    except SettingsError as exc:
-        _usage_error(options, str(exc))
-    for warning in warnings:
-        err.print(Text(f"Warning: {warning}"), soft_wrap=True)
-    created: Path | None = None
-    if options.dir is not None:  # exactly the directory given, as before
-        if not options.dir.is_dir():
-            if not writes:
-                _usage_error(options, f"--dir {options.dir} does not exist (a read creates nothing). Check the "
-                                      "path; the first add creates it.")
-            created = options.dir.absolute()
-        store = MemoryStore(options.dir, settings.memory_char_limit, settings.user_char_limit)
-    else:
-        try:
-            store = open_settings_store(settings)
-        except (ImportError, ValueError) as exc:
-            _usage_error(options, str(exc))
-    try:
-        problem = store_problem(store)
-        if problem is not None:
-            if options.json:
-                typer.echo(json.dumps({"success": False, "error": problem}, ensure_ascii=False, indent=2))
-            else:
-                err.print(Text(f"Failed: {problem}"), soft_wrap=True)
-            code = 1
-        else:
-            code = work(_Opened(store, store.dir is None, describe_store(store), settings))
-    finally:
-        close_store(store)
-    if created is not None and created.is_dir():
-        err.print(Text(f"Created the memory directory {created}."), soft_wrap=True)
-    raise typer.Exit(code)
 
 
 def _finish(options: Options, result: dict[str, Any], target: str, done: str, *details: str) -> int:
@@ -181,46 +142,9 @@ def _finish(options: Options, result: dict[str, Any], target: str, done: str, *d
 @store_command
 def status(ctx: typer.Context, options: Options) -> None:
     """Entries, usage and drift state of both files (reads only; creates nothing)."""
-    _run(options, lambda opened: _status(options, opened))
+    _exit_with(options, lambda opened: show_status(options, opened))
 
 
-def _status(options: Options, opened: _Opened) -> int:
-    from pi_memory.cli.options import host_settings
-    from pi_memory.cli.status import collect_locations, dreaming_status, locations_json, print_locations
-
-    rows = collect_status(opened.store)
-    host = host_settings(Path.cwd())[0]
-    locations = collect_locations(options, opened.settings, host, Path.cwd())
-    dreaming = dreaming_status(opened.settings, opened.store, host)
-    if options.json:
-        where: dict[str, Any] = {"dir": str(opened.store.dir)}
-        backend = opened.store.backend
-        if opened.shared:
-            where = {"backend": "postgres", "database": getattr(backend, "where", ""),
-                     "namespace": getattr(backend, "namespace", "")}
-        payload = {"success": True, **where, "targets": [row.to_json() for row in rows],
-                   "locations": locations_json(locations), "dreaming": dreaming.to_json() if dreaming else None}
-        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        return 0
-    if opened.shared:
-        out.print(status_table(rows))
-        out.print(Text(f"Backend: {opened.where}"), soft_wrap=True)
-    else:
-        print_status(out, rows)
-    for row in rows:
-        if row.state in ("drift", "unreadable"):
-            out.print(Text(f"{row.target}: {row.state}: {row.detail}."), soft_wrap=True)
-            fix = f"Next: {row.next}"
-            if row.state == "drift" and opened.shared:
-                fix += (f" ({row.file} is a row of table pi_memory_files; a refused write saves a backup "
-                        "first: `pi-memory db backups`.)")
-            elif row.state == "drift":
-                fix += " (A refused write saves a .bak copy next to it first.)"
-            out.print(Text(fix), soft_wrap=True)
-    if dreaming is not None:
-        out.print(Text(dreaming.line(), style="" if dreaming.on else "yellow"), soft_wrap=True)
-    print_locations(out, locations)
-    return 0
 
 
 @app.command()
@@ -232,22 +156,10 @@ def read(
 ) -> None:
     """Print the live entries of one file, numbered."""
     if target not in TARGETS:
-        _usage_error(options, f"Invalid target '{target}'. Use 'memory' or 'user'.", "read [memory|user]")
-    _run(options, lambda opened: _read(options, opened.store, target))
+        usage_error(options, f"Invalid target '{target}'. Use 'memory' or 'user'.", "read [memory|user]")
+    _exit_with(options, lambda opened: show_read(options, opened.store, target))
 
 
-def _read(options: Options, store: MemoryStore, target: str) -> int:
-    result = store.read(target)
-    ok = result.get("success") is True
-    if options.json:
-        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
-    elif ok:
-        print_entries(out, result)
-        if "warning" in result:
-            err.print(Text(f"Warning: {result['warning']}"))
-    else:
-        err.print(Text(f"Failed: {result.get('error')}"), soft_wrap=True)
-    return 0 if ok else 1
 
 
 @app.command()
@@ -260,14 +172,14 @@ def add(
     """Add TEXT as a new entry (to memory unless the first word is memory or user)."""
     target, (text,) = _split_target(options, args, 1, "add [memory|user] TEXT")
 
-    def work(opened: _Opened) -> int:
+    def work(opened: Opened) -> int:
         result = opened.store.add(target, text)
         done = f"Added to {target}"
         if result.get("message", "").startswith("Entry already exists"):
             done = f"Already in {target}, no duplicate added"
         return _finish(options, result, target, done)
 
-    _run(options, work, writes=True)
+    _exit_with(options, work, writes=True)
 
 
 @app.command()
@@ -280,12 +192,12 @@ def replace(
     """Replace the whole entry containing OLD with NEW."""
     target, (old, new) = _split_target(options, args, 2, "replace [memory|user] OLD NEW")
 
-    def work(opened: _Opened) -> int:
+    def work(opened: Opened) -> int:
         result = opened.store.replace(target, old, new)
         was = f"was: {result.get('replacedEntry', '')}"
         return _finish(options, result, target, f"Replaced in {target}", was, f"now: {new.strip()}")
 
-    _run(options, work, writes=True)
+    _exit_with(options, work, writes=True)
 
 
 @app.command()
@@ -298,11 +210,11 @@ def remove(
     """Remove the entry containing OLD."""
     target, (old,) = _split_target(options, args, 1, "remove [memory|user] OLD")
 
-    def work(opened: _Opened) -> int:
+    def work(opened: Opened) -> int:
         result = opened.store.remove(target, old)
         return _finish(options, result, target, f"Removed from {target}", f"was: {result.get('removedEntry', '')}")
 
-    _run(options, work, writes=True)
+    _exit_with(options, work, writes=True)
 
 
 @app.command()
