@@ -36,7 +36,7 @@ from .api import EventBus, ExtensionAPI
 from .runner import ExtensionRunner
 from .settings import Settings
 from .types import ExtensionError
-from .wrapper import _positional_capacity
+from .wrapper import positional_capacity
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -195,7 +195,7 @@ def discover_dir(directory: Path, origin: str) -> list[ExtensionSource]:
 
 
 def _invoke(factory: Callable[..., Any], pi: Any, config: Any) -> Any:
-    accepted, _ = _positional_capacity(factory)
+    accepted, _ = positional_capacity(factory)
     return factory(pi, config) if accepted is None or accepted >= 2 else factory(pi)
 
 
