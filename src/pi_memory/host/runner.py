@@ -10,6 +10,7 @@ so the caller can block the tool (fail-safe). Event-specific combination rules l
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import inspect
 import traceback
@@ -253,6 +254,20 @@ class ExtensionRunner:
             elif visible != current:
                 current = visible
         return current
+
+    async def run_command(self, name: str, args: str, context: Callable[[], Any]) -> bool:
+        """``/name args``: the command's handler with a fresh ``context()``; its error is reported.
+        False when there is no such command."""
+        command = self.commands.get(name)
+        if command is None:
+            return False
+
+        async def run() -> None:
+            value = command.handler(args, context())
+            if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):  # a Task too (ctx.compact())
+                await value
+        await self.reported(command.source, "command", run())
+        return True
 
     async def emit_tool_call(self, event: Event) -> Any:
         """``{block: true}`` short-circuits. Errors are NOT caught: the caller blocks the tool."""

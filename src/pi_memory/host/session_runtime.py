@@ -130,12 +130,10 @@ class SessionRuntime:
     def _choose_model(self, requested: Model | str | None) -> None:
         if isinstance(requested, Model):
             self.model = requested
-            return
-        if isinstance(requested, str):
+        elif isinstance(requested, str):
             self.model = self.model_registry.resolve(requested)
-            return
-        restored = self._session_model()
-        self.model = restored or self.model_registry.default_model()
+        else:
+            self.model = self._session_model() or self.model_registry.default_model()
 
     def _session_model(self) -> Model | None:
         ref = self.session_manager.build_session_context().model
@@ -292,16 +290,7 @@ class SessionRuntime:
 
     async def run_command(self, name: str, args: str) -> bool:
         """Run extension command ``/name``; False when there is no such command."""
-        command = self.runner.commands.get(name)
-        if command is None:
-            return False
-
-        async def run() -> None:
-            value = command.handler(args, ExtensionCommandContext(self))
-            if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
-                await value
-        await self.runner.reported(command.source, "command", run())
-        return True
+        return await self.runner.run_command(name, args, lambda: ExtensionCommandContext(self))
 
     def require_model(self) -> Model:
         """The current model, or :class:`NoModelError` saying how to configure one."""
