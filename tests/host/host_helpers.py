@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pi_memory.host import Event, HeadlessUI, SessionRuntime
 from pi_memory.providers import Reply, ScriptedProvider, scripted_model
 from pi_memory.session import SessionManager
-
-T = TypeVar("T")
-
-
-def run(coro: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coro)
 
 
 async def make_runtime(tmp_path: Path, script: Iterable[Reply] | Callable[..., Reply], *factories: Callable[..., Any],

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from host_helpers import make_runtime, run, texts
+from host_helpers import make_runtime, texts
 
 from pi_memory.host import CompactionError, CompactionSettings, estimate_tokens, find_cut_point, should_compact
-from pi_memory.host.compaction import prepare_compaction, serialize_conversation
+from pi_memory.host.compaction import prepare_compaction, serialize_conversation, tree_preparation
+from pi_memory.host.summary import BRANCH_SUMMARY_PREAMBLE
 from pi_memory.providers import Context
 from pi_memory.session import SessionManager, build_session_projection
 
@@ -118,7 +119,8 @@ def test_serialization_truncates_tool_results() -> None:
     assert text.endswith("\n\n[... 500 more characters truncated]")
 
 
-def test_manual_compaction_with_the_provider(tmp_path: Path, _isolated_home: Path) -> None:
+@pytest.mark.anyio
+async def test_manual_compaction_with_the_provider(tmp_path: Path, _isolated_home: Path) -> None:
     write_settings(_isolated_home, {"compaction": {"keepRecentTokens": 300}})
     seen: list[Any] = []
 
@@ -126,28 +128,26 @@ def test_manual_compaction_with_the_provider(tmp_path: Path, _isolated_home: Pat
         pi.on("session_before_compact", lambda e: seen.append(e.preparation))
         pi.on("session_compact", lambda e: seen.append(e))
 
-    async def go() -> None:
-        rt, provider, _ = await make_runtime(tmp_path, ["## Goal\nSummary text"], ext, session=long_session(tmp_path))
-        entry = await rt.compact("focus on files")
-        assert entry is not None and entry["type"] == "compaction"
-        assert entry["summary"].startswith("## Goal\nSummary text\n\n<read-files>\nf0.txt")
-        assert entry["fromHook"] is False and entry["details"]["readFiles"][0] == "f0.txt"
-        request: Context = provider.requests[0]
-        prompt = request.messages[0]["content"][0]["text"]
-        assert request.system_prompt is not None and "context summarization assistant" in request.system_prompt
-        assert prompt.startswith("<conversation>\n[User]: question 0")
-        assert "## Constraints & Preferences" in prompt and prompt.endswith("Additional focus: focus on files")
-        assert seen[0]["firstKeptEntryId"] == entry["firstKeptEntryId"]
-        assert seen[1].compaction_entry == entry and seen[1].from_extension is False
-        messages = rt.session_manager.build_session_context().messages
-        assert messages[0]["role"] == "compactionSummary"
-        with pytest.raises(CompactionError, match="Already compacted"):
-            await rt.compact()
-
-    run(go())
+    rt, provider, _ = await make_runtime(tmp_path, ["## Goal\nSummary text"], ext, session=long_session(tmp_path))
+    entry = await rt.compact("focus on files")
+    assert entry is not None and entry["type"] == "compaction"
+    assert entry["summary"].startswith("## Goal\nSummary text\n\n<read-files>\nf0.txt")
+    assert entry["fromHook"] is False and entry["details"]["readFiles"][0] == "f0.txt"
+    request: Context = provider.requests[0]
+    prompt = request.messages[0]["content"][0]["text"]
+    assert request.system_prompt is not None and "context summarization assistant" in request.system_prompt
+    assert prompt.startswith("<conversation>\n[User]: question 0")
+    assert "## Constraints & Preferences" in prompt and prompt.endswith("Additional focus: focus on files")
+    assert seen[0]["firstKeptEntryId"] == entry["firstKeptEntryId"]
+    assert seen[1].compaction_entry == entry and seen[1].from_extension is False
+    messages = rt.session_manager.build_session_context().messages
+    assert messages[0]["role"] == "compactionSummary"
+    with pytest.raises(CompactionError, match="Already compacted"):
+        await rt.compact()
 
 
-def test_hook_supplies_or_cancels(tmp_path: Path, _isolated_home: Path) -> None:
+@pytest.mark.anyio
+async def test_hook_supplies_or_cancels(tmp_path: Path, _isolated_home: Path) -> None:
     write_settings(_isolated_home, {"compaction": {"keepRecentTokens": 300}})
 
     def supply(pi: Any) -> None:
@@ -155,109 +155,122 @@ def test_hook_supplies_or_cancels(tmp_path: Path, _isolated_home: Path) -> None:
             "summary": "From the hook", "firstKeptEntryId": e.preparation["firstKeptEntryId"], "tokensBefore": 42,
             "details": {"mine": True}}})
 
-    async def go() -> None:
-        rt, provider, _ = await make_runtime(tmp_path, [], supply, session=long_session(tmp_path))
-        entry = await rt.compact()
-        assert entry is not None
-        assert (entry["summary"], entry["tokensBefore"], entry["details"], entry["fromHook"]) == (
-            "From the hook", 42, {"mine": True}, True)
-        assert provider.requests == []
+    rt, provider, _ = await make_runtime(tmp_path, [], supply, session=long_session(tmp_path))
+    entry = await rt.compact()
+    assert entry is not None
+    assert (entry["summary"], entry["tokensBefore"], entry["details"], entry["fromHook"]) == (
+        "From the hook", 42, {"mine": True}, True)
+    assert provider.requests == []
 
-        rt2, _, _ = await make_runtime(tmp_path / "b", [], lambda pi: pi.on(
-            "session_before_compact", lambda e: {"cancel": True}), session=long_session(tmp_path / "b"))
-        with pytest.raises(CompactionError, match="Compaction cancelled"):
-            await rt2.compact()
-        assert not any(e["type"] == "compaction" for e in rt2.session_manager.get_entries())
+    rt2, _, _ = await make_runtime(tmp_path / "b", [], lambda pi: pi.on(
+        "session_before_compact", lambda e: {"cancel": True}), session=long_session(tmp_path / "b"))
+    with pytest.raises(CompactionError, match="Compaction cancelled"):
+        await rt2.compact()
+    assert not any(e["type"] == "compaction" for e in rt2.session_manager.get_entries())
 
-        small, _, _ = await make_runtime(tmp_path / "c", [])
-        with pytest.raises(CompactionError, match="Nothing to compact"):
-            await small.compact()
-
-    run(go())
+    small, _, _ = await make_runtime(tmp_path / "c", [])
+    with pytest.raises(CompactionError, match="Nothing to compact"):
+        await small.compact()
 
 
-def test_throwing_hook_falls_back_to_default_compaction(tmp_path: Path, _isolated_home: Path) -> None:
+@pytest.mark.anyio
+async def test_throwing_hook_falls_back_to_default_compaction(tmp_path: Path, _isolated_home: Path) -> None:
     write_settings(_isolated_home, {"compaction": {"keepRecentTokens": 300}})
 
-    async def go() -> None:
-        rt, _, _ = await make_runtime(tmp_path, ["summary"], lambda pi: pi.on("session_before_compact",
-                                                                              lambda e: 1 / 0),
-                                      session=long_session(tmp_path))
-        entry = await rt.compact()
-        assert entry is not None and entry["summary"].startswith("summary") and entry["fromHook"] is False
-
-    run(go())
+    rt, _, _ = await make_runtime(tmp_path, ["summary"], lambda pi: pi.on("session_before_compact",
+                                                                          lambda e: 1 / 0),
+                                  session=long_session(tmp_path))
+    entry = await rt.compact()
+    assert entry is not None and entry["summary"].startswith("summary") and entry["fromHook"] is False
 
 
 OVERFLOW = "400 invalid_request_error: prompt is too long: 210000 tokens > 200000 maximum"
 
 
-def test_overflow_compacts_and_retries_once(tmp_path: Path, _isolated_home: Path) -> None:
+@pytest.mark.anyio
+async def test_overflow_compacts_and_retries_once(tmp_path: Path, _isolated_home: Path) -> None:
     write_settings(_isolated_home, {"compaction": {"keepRecentTokens": 300}})
 
-    async def go() -> None:
-        rt, provider, events = await make_runtime(tmp_path, [{"error": OVERFLOW}, "the summary", "answer after retry"],
-                                                  session=long_session(tmp_path))
-        result = await rt.prompt("next question")
-        assert result is not None and result.stop == "stop"
-        assert len(provider.requests) == 3
-        assert texts(result.last_assistant or {}) == "answer after retry"
-        types = [e["type"] for e in rt.session_manager.get_entries()[-4:]]
-        assert types == ["message", "message", "compaction", "message"]  # the error stays in the file
-        retry_context = provider.requests[2].messages
-        assert retry_context[0]["role"] == "compactionSummary"
-        assert all(m.get("stopReason") != "error" for m in retry_context)
-        assert [e["reason"] for e in events if e["type"] == "auto_compaction_start"] == ["overflow"]
-
-    run(go())
+    rt, provider, events = await make_runtime(tmp_path, [{"error": OVERFLOW}, "the summary", "answer after retry"],
+                                              session=long_session(tmp_path))
+    result = await rt.prompt("next question")
+    assert result is not None and result.stop == "stop"
+    assert len(provider.requests) == 3
+    assert texts(result.last_assistant or {}) == "answer after retry"
+    types = [e["type"] for e in rt.session_manager.get_entries()[-4:]]
+    assert types == ["message", "message", "compaction", "message"]  # the error stays in the file
+    retry_context = provider.requests[2].messages
+    assert retry_context[0]["role"] == "compactionSummary"
+    assert all(m.get("stopReason") != "error" for m in retry_context)
+    assert [e["reason"] for e in events if e["type"] == "auto_compaction_start"] == ["overflow"]
 
 
-def test_overflow_retries_only_once(tmp_path: Path, _isolated_home: Path) -> None:
+@pytest.mark.anyio
+async def test_overflow_retries_only_once(tmp_path: Path, _isolated_home: Path) -> None:
     write_settings(_isolated_home, {"compaction": {"keepRecentTokens": 300}})
 
-    async def go() -> None:
-        rt, provider, _ = await make_runtime(tmp_path, [{"error": OVERFLOW}, "the summary", {"error": OVERFLOW},
-                                                        "unused"], session=long_session(tmp_path))
-        result = await rt.prompt("next question")
-        assert result is not None and result.stop == "error"
-        assert len(provider.requests) == 3 and provider.remaining == 1
-
-    run(go())
+    rt, provider, _ = await make_runtime(tmp_path, [{"error": OVERFLOW}, "the summary", {"error": OVERFLOW},
+                                                    "unused"], session=long_session(tmp_path))
+    result = await rt.prompt("next question")
+    assert result is not None and result.stop == "error"
+    assert len(provider.requests) == 3 and provider.remaining == 1
 
 
-def test_threshold_compaction_after_the_run(tmp_path: Path, _isolated_home: Path) -> None:
+@pytest.mark.anyio
+async def test_threshold_compaction_after_the_run(tmp_path: Path, _isolated_home: Path) -> None:
     write_settings(_isolated_home, {"compaction": {"reserveTokens": 200, "keepRecentTokens": 300}})
 
-    async def go() -> None:
-        rt, provider, _ = await make_runtime(
-            tmp_path, [{"text": "big answer", "usage": {"input": 900, "output": 10}}, "the summary"],
-            session=long_session(tmp_path), context_window=1000)
-        await rt.prompt("question")
-        assert len(provider.requests) == 2
-        assert rt.session_manager.get_entries()[-1]["type"] == "compaction"
-        usage = rt.context_usage()
-        assert usage is not None and usage.tokens is None  # unknown until the next reply
+    rt, provider, _ = await make_runtime(
+        tmp_path, [{"text": "big answer", "usage": {"input": 900, "output": 10}}, "the summary"],
+        session=long_session(tmp_path), context_window=1000)
+    await rt.prompt("question")
+    assert len(provider.requests) == 2
+    assert rt.session_manager.get_entries()[-1]["type"] == "compaction"
+    usage = rt.context_usage()
+    assert usage is not None and usage.tokens is None  # unknown until the next reply
 
-        quiet, provider2, _ = await make_runtime(
-            tmp_path / "q", [{"text": "small", "usage": {"input": 100, "output": 10}}],
-            session=long_session(tmp_path / "q"), context_window=1000)
-        await quiet.prompt("question")
-        assert len(provider2.requests) == 1
-
-    run(go())
+    quiet, provider2, _ = await make_runtime(
+        tmp_path / "q", [{"text": "small", "usage": {"input": 100, "output": 10}}],
+        session=long_session(tmp_path / "q"), context_window=1000)
+    await quiet.prompt("question")
+    assert len(provider2.requests) == 1
 
 
-def test_ctx_compact_is_fire_and_forget(tmp_path: Path, _isolated_home: Path) -> None:
+@pytest.mark.anyio
+async def test_ctx_compact_is_fire_and_forget(tmp_path: Path, _isolated_home: Path) -> None:
     write_settings(_isolated_home, {"compaction": {"keepRecentTokens": 300}})
     done: list[Any] = []
 
     def ext(pi: Any) -> None:
         pi.register_command("squash", handler=lambda args, ctx: ctx.compact(on_complete=done.append))
 
-    async def go() -> None:
-        rt, _, _ = await make_runtime(tmp_path, ["summary"], ext, session=long_session(tmp_path))
-        await rt.prompt("/squash")
-        await rt.wait_for_idle()
-        assert done and done[0]["type"] == "compaction"
+    rt, _, _ = await make_runtime(tmp_path, ["summary"], ext, session=long_session(tmp_path))
+    await rt.prompt("/squash")
+    await rt.wait_for_idle()
+    assert done and done[0]["type"] == "compaction"
 
-    run(go())
+
+@pytest.mark.anyio
+async def test_compactor_leaves_a_branch_behind_a_summary(tmp_path: Path, _isolated_home: Path) -> None:
+    rt, provider, _ = await make_runtime(tmp_path, ["what was tried"], session=long_session(tmp_path, turns=2))
+    sm = rt.session_manager
+    branch = sm.get_branch()
+    target = branch[3]["id"]  # the first answer
+    preparation = tree_preparation(sm, target, True, "focus")
+    assert (preparation["oldLeafId"], preparation["commonAncestorId"]) == (branch[-1]["id"], target)
+    assert [e["id"] for e in preparation["entriesToSummarize"]] == [e["id"] for e in branch[4:]]
+
+    entry = await rt.compactor.leave_branch(target, preparation, None)
+    assert entry is not None and entry["type"] == "branch_summary" and entry["parentId"] == target
+    assert entry["summary"] == BRANCH_SUMMARY_PREAMBLE + "what was tried" and sm.get_leaf_id() == entry["id"]
+    prompt = provider.requests[0].messages[0]["content"][0]["text"]
+    assert prompt.startswith("<conversation>\n[User]: question 1") and prompt.endswith("Additional focus: focus")
+    assert "[Tool result]" not in prompt  # the branch summary leaves tool results out, as pi does
+
+    supplied = await rt.compactor.leave_branch(None, preparation, {"summary": "from a hook", "details": {"k": 1}})
+    assert supplied is not None and supplied["summary"] == "from a hook" and supplied["details"] == {"k": 1}
+    assert supplied.get("parentId") is None and len(provider.requests) == 1
+
+    quiet = tree_preparation(sm, target, False, None)
+    assert await rt.compactor.leave_branch(target, quiet, None) is None and sm.get_leaf_id() == target
+    assert len(provider.requests) == 1

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from host_helpers import run
 
 from pi_memory.extensions.memory.lifecycle import SNAPSHOT_TYPE
 from pi_memory.host import HeadlessUI, SessionRuntime
@@ -57,34 +56,34 @@ def test_entry_points_are_named_and_disabled_by_entry_prefix(agent_dir: Path, tm
     assert disabled_sources(settings, ["config", "global"]) == {"entry:recall", "other.py"}
 
 
-def test_settings_switch_off_one_installed_extension(agent_dir: Path, tmp_path: Path) -> None:
-    everything = run(_tools(tmp_path))
+@pytest.mark.anyio
+async def test_settings_switch_off_one_installed_extension(agent_dir: Path, tmp_path: Path) -> None:
+    everything = await _tools(tmp_path)
     assert MEMORY_TOOLS | {"search_memory", "get_important_memories"} <= everything
     (agent_dir / "settings.json").write_text(json.dumps({"extensions": ["-entry:recall"]}))
-    tools = run(_tools(tmp_path))
+    tools = await _tools(tmp_path)
     assert "search_memory" not in tools and MEMORY_TOOLS | {"get_important_memories"} <= tools
 
 
-def test_no_extensions_keeps_only_explicit_sources(agent_dir: Path, tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_no_extensions_keeps_only_explicit_sources(agent_dir: Path, tmp_path: Path) -> None:
     (agent_dir / "extensions").mkdir()
     (agent_dir / "extensions" / "auto.py").write_text(
         "def extension(pi):\n    pi.register_command('auto', handler=lambda a, c: None)\n")
     off = {"use_entry_points": False, "discover": False, "settings_extensions": False}
-    assert run(_tools(tmp_path, **off)) == set()
-    assert run(_tools(tmp_path, extensions=["entry:memory"], **off)) == MEMORY_TOOLS
+    assert await _tools(tmp_path, **off) == set()
+    assert await _tools(tmp_path, extensions=["entry:memory"], **off) == MEMORY_TOOLS
 
 
-def test_unknown_entry_name_is_reported_with_the_installed_ones(agent_dir: Path, tmp_path: Path) -> None:
-    async def go() -> list[str]:
-        rt = await SessionRuntime.create(cwd=str(tmp_path), session_manager=SessionManager.in_memory(str(tmp_path)),
-                                         model=scripted_model(), provider=ScriptedProvider([]), ui=HeadlessUI(),
-                                         trust=False, use_entry_points=False, extensions=["entry:nope"])
-        try:
-            return [e.error for e in rt.runner.errors]
-        finally:
-            await rt.shutdown()
-
-    (error,) = run(go())
+@pytest.mark.anyio
+async def test_unknown_entry_name_is_reported_with_the_installed_ones(agent_dir: Path, tmp_path: Path) -> None:
+    rt = await SessionRuntime.create(cwd=str(tmp_path), session_manager=SessionManager.in_memory(str(tmp_path)),
+                                     model=scripted_model(), provider=ScriptedProvider([]), ui=HeadlessUI(),
+                                     trust=False, use_entry_points=False, extensions=["entry:nope"])
+    try:
+        (error,) = [e.error for e in rt.runner.errors]
+    finally:
+        await rt.shutdown()
     assert "No installed extension named 'nope'" in error and "memory" in error and "recall" in error
 
 

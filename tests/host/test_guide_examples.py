@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from host_helpers import make_runtime, run, texts
+from host_helpers import make_runtime, texts
 
 from pi_memory.session import SessionManager
 
@@ -31,64 +31,61 @@ def tool_results(sm: SessionManager) -> list[str]:
             if e["type"] == "message" and e["message"]["role"] == "toolResult"]
 
 
-def test_vector_retrieval_batches_and_searches(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_vector_retrieval_batches_and_searches(tmp_path: Path) -> None:
     vr = example("vector_retrieval")
     now = [1000.0]
     vr.clock = lambda: now[0]
     store = vr.VectorStore()
 
-    async def go() -> None:
-        replies = [f"Reply {n}." for n in range(5)] + [
-            {"tool_calls": [{"name": "search_memory", "arguments": {"query": "green tea", "topK": "1"}}]},
-            "You drink green tea."]
-        rt, _, _ = await make_runtime(tmp_path, replies, lambda pi: vr.extension(pi, {"store": store}))
-        await rt.prompt("I drink green tea every morning.")
-        for n in range(1, 4):
-            await rt.prompt(f"Unrelated remark number {n}.")
-        assert store.items == {}  # 8 messages pending: below the batch size
-        await rt.prompt("Fifth message.")
-        assert len(store.items) == 10  # flushed at 10
-        sm = rt.session_manager
-        first = next(e for e in sm.get_entries() if e["type"] == "message")
-        record = store.items[first["id"]]
-        assert (record["role"], record["text"]) == ("user", "I drink green tea every morning.")
-        assert record["timestamp"] == first["message"]["timestamp"]
+    replies = [f"Reply {n}." for n in range(5)] + [
+        {"tool_calls": [{"name": "search_memory", "arguments": {"query": "green tea", "topK": "1"}}]},
+        "You drink green tea."]
+    rt, _, _ = await make_runtime(tmp_path, replies, lambda pi: vr.extension(pi, {"store": store}))
+    await rt.prompt("I drink green tea every morning.")
+    for n in range(1, 4):
+        await rt.prompt(f"Unrelated remark number {n}.")
+    assert store.items == {}  # 8 messages pending: below the batch size
+    await rt.prompt("Fifth message.")
+    assert len(store.items) == 10  # flushed at 10
+    sm = rt.session_manager
+    first = next(e for e in sm.get_entries() if e["type"] == "message")
+    record = store.items[first["id"]]
+    assert (record["role"], record["text"]) == ("user", "I drink green tea every morning.")
+    assert record["timestamp"] == first["message"]["timestamp"]
 
-        now[0] += 6  # the next message finds the oldest pending one older than 5 s
-        run_ = await rt.prompt("What do I drink?")
-        assert run_ is not None
-        lines = tool_results(sm)[0].splitlines()
-        assert len(lines) == 1  # topK "1" was coerced to an integer (slicing with a string would fail)
-        match = re.fullmatch(r"\[([0-9a-f]{8})\] \(similarity: (0\.\d\d)\) user: I drink green tea every morning\.",
-                             lines[0])
-        assert match is not None and match.group(1) == first["id"]
-        assert sm.get_entry(match.group(1)) is not None
-        assert float(match.group(2)) == pytest.approx(2 / math.sqrt(6 * 2), abs=0.005)
-        pending_before_shutdown = len(store.items)
-        await rt.shutdown()
-        assert len(store.items) > pending_before_shutdown  # flushed at shutdown
-
-    run(go())
+    now[0] += 6  # the next message finds the oldest pending one older than 5 s
+    run_ = await rt.prompt("What do I drink?")
+    assert run_ is not None
+    lines = tool_results(sm)[0].splitlines()
+    assert len(lines) == 1  # topK "1" was coerced to an integer (slicing with a string would fail)
+    match = re.fullmatch(r"\[([0-9a-f]{8})\] \(similarity: (0\.\d\d)\) user: I drink green tea every morning\.",
+                         lines[0])
+    assert match is not None and match.group(1) == first["id"]
+    assert sm.get_entry(match.group(1)) is not None
+    assert float(match.group(2)) == pytest.approx(2 / math.sqrt(6 * 2), abs=0.005)
+    pending_before_shutdown = len(store.items)
+    await rt.shutdown()
+    assert len(store.items) > pending_before_shutdown  # flushed at shutdown
 
 
-def test_vector_retrieval_time_flush(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_vector_retrieval_time_flush(tmp_path: Path) -> None:
     vr = example("vector_retrieval")
     now = [0.0]
     vr.clock = lambda: now[0]
     store = vr.VectorStore()
 
-    async def go() -> None:
-        rt, _, _ = await make_runtime(tmp_path, ["a", "b"], lambda pi: vr.extension(pi, {"store": store}))
-        await rt.prompt("one")
-        assert store.items == {}
-        now[0] = 5.0
-        await rt.prompt("two")
-        assert len(store.items) == 3  # user, assistant, and the user message that arrived at 5 s
-
-    run(go())
+    rt, _, _ = await make_runtime(tmp_path, ["a", "b"], lambda pi: vr.extension(pi, {"store": store}))
+    await rt.prompt("one")
+    assert store.items == {}
+    now[0] = 5.0
+    await rt.prompt("two")
+    assert len(store.items) == 3  # user, assistant, and the user message that arrived at 5 s
 
 
-def test_time_decay_weights_access_tracking_and_restart(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_time_decay_weights_access_tracking_and_restart(tmp_path: Path) -> None:
     td = example("time_decay")
     assert td.weight(0, 0) == 1.0
     assert td.weight(48, 0) == pytest.approx(math.exp(-0.0048))
@@ -104,36 +101,31 @@ def test_time_decay_weights_access_tracking_and_restart(tmp_path: Path) -> None:
     td.clock = lambda: old / 1000 + 30 * 24 * 3600  # thirty days later
     ask = {"tool_calls": [{"name": "get_important_memories", "arguments": {"threshold": 0.7}}]}
 
-    async def go() -> str:
-        rt, _, _ = await make_runtime(tmp_path, ["Deadline noted.", ask, "Done."],
-                                      lambda pi: td.extension(pi, {"rate": 0.01}), session=sm)
-        td.clock = lambda: (old + 30 * 24 * 3600 * 1000) / 1000
-        await rt.prompt("The deadline is Friday.")
-        await rt.prompt("What matters?")
-        (result,) = tool_results(rt.session_manager)
-        state = [e for e in rt.session_manager.get_entries() if e["type"] == "custom"]
-        assert len(state) == 1 and state[0]["customType"] == "decay-access"
-        path = rt.session_manager.get_session_file()
-        assert path is not None
-        await rt.shutdown()
-        return result
+    rt, _, _ = await make_runtime(tmp_path, ["Deadline noted.", ask, "Done."],
+                                  lambda pi: td.extension(pi, {"rate": 0.01}), session=sm)
+    td.clock = lambda: (old + 30 * 24 * 3600 * 1000) / 1000
+    await rt.prompt("The deadline is Friday.")
+    await rt.prompt("What matters?")
+    (result,) = tool_results(rt.session_manager)
+    state = [e for e in rt.session_manager.get_entries() if e["type"] == "custom"]
+    assert len(state) == 1 and state[0]["customType"] == "decay-access"
+    path = rt.session_manager.get_session_file()
+    assert path is not None
+    await rt.shutdown()
 
-    result = run(go())
     lines = result.splitlines()
     assert all(re.fullmatch(r"\[[0-9a-f]{8}\] \(weight: \d\.\d\d\) .+", line) for line in lines)
     assert any("The deadline is Friday." in line for line in lines)
     assert not any("garden" in line for line in lines)  # thirty days old at rate 0.01: forgotten
 
-    async def again() -> dict[str, int]:
-        reopened = SessionManager.open(str(sm.get_session_file()))
-        captured: dict[str, Any] = {}
+    reopened = SessionManager.open(str(sm.get_session_file()))
+    captured: dict[str, Any] = {}
 
-        def spy(pi: Any) -> None:
-            td.extension(pi, {"rate": 0.01})
-            pi.on("session:loaded", lambda e: captured.update(
-                counts=[en["data"]["counts"] for en in pi.get_entries() if en["type"] == "custom"][-1]))
-        await make_runtime(tmp_path, [], spy, session=reopened)
-        return captured["counts"]
+    def spy(pi: Any) -> None:
+        td.extension(pi, {"rate": 0.01})
+        pi.on("session:loaded", lambda e: captured.update(
+            counts=[en["data"]["counts"] for en in pi.get_entries() if en["type"] == "custom"][-1]))
+    await make_runtime(tmp_path, [], spy, session=reopened)
+    counts = captured["counts"]
 
-    counts = run(again())
     assert counts and all(v == 1 for v in counts.values())

@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from pi_memory.host import Event, ExtensionAPI, ExtensionRunner, ExtensionSource, load_extensions
+from pi_memory.host import (
+    CommandDefinition,
+    Event,
+    ExtensionAPI,
+    ExtensionError,
+    ExtensionRunner,
+    ExtensionSource,
+    load_extensions,
+)
 from pi_memory.host.api import EventBus, RuntimeNotReadyError
 
 
@@ -256,3 +264,38 @@ def test_a_handler_error_quoting_a_dsn_is_reported_without_its_password() -> Non
     (error,) = seen
     assert "IPv6 host address" in error.error and "ProgrammingError" in error.stack
     assert "Hunter2Secret" not in error.error + error.stack
+
+
+@pytest.mark.anyio
+async def test_reported_returns_the_fallback_once_the_error_is_reported() -> None:
+    runner = ExtensionRunner()
+    seen: list[ExtensionError] = []
+    runner.on_error(seen.append)
+
+    async def fails() -> str:
+        raise ValueError("postgresql://u:secret@h/db unreachable")
+
+    async def works() -> str:
+        return "fine"
+
+    assert await runner.reported("ext.py", "send_message", works()) == "fine"
+    assert await runner.reported("ext.py", "send_message", fails(), "fallback") == "fallback"
+    assert [(e.extension_path, e.event) for e in seen] == [("ext.py", "send_message")]
+    assert "secret" not in seen[0].error and "unreachable" in seen[0].error  # scrubbed like every handler error
+
+
+@pytest.mark.anyio
+async def test_run_command_reports_a_failing_handler() -> None:
+    runner = ExtensionRunner()
+    extension = runner.add_extension("cmd.py")
+    calls: list[tuple[str, Any]] = []
+
+    async def greet(args: str, ctx: Any) -> None:
+        calls.append((args, ctx))
+
+    runner.register_command(extension, CommandDefinition(name="greet", handler=greet))
+    runner.register_command(extension, CommandDefinition(name="bad", handler=lambda args, ctx: 1 / 0))
+    assert await runner.run_command("greet", "world", lambda: "ctx") is True and calls == [("world", "ctx")]
+    assert await runner.run_command("bad", "", lambda: None) is True
+    assert [(e.extension_path, e.event) for e in runner.errors] == [("cmd.py", "command")]
+    assert await runner.run_command("missing", "", lambda: None) is False

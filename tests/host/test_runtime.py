@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host_helpers import kinds, make_runtime, run, texts
+import pytest
+from host_helpers import kinds, make_runtime, texts
 
 from pi_memory.host import ExtensionSource, HeadlessUI, SessionRuntime
 from pi_memory.host.trust import ProjectTrustStore
@@ -26,63 +27,62 @@ def recorder(log: list[tuple[str, Any]]) -> Any:
     return extension
 
 
-def test_lifecycle_events_by_action(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_lifecycle_events_by_action(tmp_path: Path) -> None:
     log: list[tuple[str, Any]] = []
 
-    async def go() -> None:
-        rt, _, _ = await make_runtime(tmp_path, ["one", "two", "three"], recorder(log))
-        assert log == [("session_start", "startup"), ("session:created", "startup")]
-        await rt.prompt("first")
-        first_file = rt.session_manager.get_session_file()
-        user_id = next(e["id"] for e in rt.session_manager.get_entries() if e["type"] == "message")
-        log.clear()
+    rt, _, _ = await make_runtime(tmp_path, ["one", "two", "three"], recorder(log))
+    assert log == [("session_start", "startup"), ("session:created", "startup")]
+    await rt.prompt("first")
+    first_file = rt.session_manager.get_session_file()
+    user_id = next(e["id"] for e in rt.session_manager.get_entries() if e["type"] == "message")
+    log.clear()
 
-        assert not (await rt.new_session()).cancelled
-        assert rt.session_manager.get_session_file() != first_file
-        assert log == [("session_before_switch", "new"), ("session_shutdown", "new"), ("session_start", "new"),
-                       ("session:created", "new")]
-        log.clear()
+    assert not (await rt.new_session()).cancelled
+    assert rt.session_manager.get_session_file() != first_file
+    assert log == [("session_before_switch", "new"), ("session_shutdown", "new"), ("session_start", "new"),
+                   ("session:created", "new")]
+    log.clear()
 
-        assert first_file is not None
-        await rt.resume(first_file)
-        assert rt.session_manager.get_session_file() == first_file
-        assert log == [("session_before_switch", "resume"), ("session_shutdown", "resume"),
-                       ("session_start", "resume"), ("session:loaded", "resume")]
-        log.clear()
+    assert first_file is not None
+    await rt.resume(first_file)
+    assert rt.session_manager.get_session_file() == first_file
+    assert log == [("session_before_switch", "resume"), ("session_shutdown", "resume"),
+                   ("session_start", "resume"), ("session:loaded", "resume")]
+    log.clear()
 
-        await rt.prompt("second")
-        leaf = rt.session_manager.get_leaf_id()
-        assert leaf is not None
-        result = await rt.navigate_tree(user_id)
-        user_entry = rt.session_manager.get_entry(user_id)
-        assert user_entry is not None and user_entry["parentId"] is not None  # the model_change before it
-        assert result.editor_text == "first" and rt.session_manager.get_leaf_id() == user_entry["parentId"]
-        assert log[-3:] == [("session_before_tree", None), ("session_tree", None), ("session:loaded", "tree")]
-        await rt.navigate_tree(leaf)
-        log.clear()
+    await rt.prompt("second")
+    leaf = rt.session_manager.get_leaf_id()
+    assert leaf is not None
+    result = await rt.navigate_tree(user_id)
+    user_entry = rt.session_manager.get_entry(user_id)
+    assert user_entry is not None and user_entry["parentId"] is not None  # the model_change before it
+    assert result.editor_text == "first" and rt.session_manager.get_leaf_id() == user_entry["parentId"]
+    assert log[-3:] == [("session_before_tree", None), ("session_tree", None), ("session:loaded", "tree")]
+    await rt.navigate_tree(leaf)
+    log.clear()
 
-        forked = await rt.fork(user_id)
-        assert forked.editor_text == "first"
-        assert log == [("session_before_fork", None), ("session_shutdown", "fork"), ("session_start", "fork"),
-                       ("session:loaded", "fork")]
-        header = rt.session_manager.get_header()
-        assert header is not None and header.get("parentSession") == first_file
-        log.clear()
+    forked = await rt.fork(user_id)
+    assert forked.editor_text == "first"
+    assert log == [("session_before_fork", None), ("session_shutdown", "fork"), ("session_start", "fork"),
+                   ("session:loaded", "fork")]
+    header = rt.session_manager.get_header()
+    assert header is not None and header.get("parentSession") == first_file
+    log.clear()
 
-        await rt.reload()
-        assert log == [("session_shutdown", "reload"), ("session_start", "reload"), ("session:loaded", "reload")]
-        log.clear()
-        await rt.set_model(scripted_model("other"))
-        assert log == [("model_select", "set")]
-        log.clear()
-        await rt.shutdown()
-        await rt.shutdown()
-        assert log == [("session_shutdown", "quit")]
-
-    run(go())
+    await rt.reload()
+    assert log == [("session_shutdown", "reload"), ("session_start", "reload"), ("session:loaded", "reload")]
+    log.clear()
+    await rt.set_model(scripted_model("other"))
+    assert log == [("model_select", "set")]
+    log.clear()
+    await rt.shutdown()
+    await rt.shutdown()
+    assert log == [("session_shutdown", "quit")]
 
 
-def test_session_start_carries_previous_file_and_cancel_keeps_the_session(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_session_start_carries_previous_file_and_cancel_keeps_the_session(tmp_path: Path) -> None:
     seen: list[Any] = []
 
     def ext(pi: Any) -> None:
@@ -90,27 +90,25 @@ def test_session_start_carries_previous_file_and_cancel_keeps_the_session(tmp_pa
         pi.on("session_before_switch", lambda e: {"cancel": True} if e.reason == "new" else None)
         pi.on("session_before_fork", lambda e: {"cancel": True})
 
-    async def go() -> None:
-        rt, _, _ = await make_runtime(tmp_path, ["a"], ext)
-        await rt.prompt("hi")
-        before = rt.session_manager.get_session_file()
-        assert (await rt.new_session()).cancelled
-        entry = rt.session_manager.get_entries()[-1]["id"]
-        assert (await rt.fork(entry)).cancelled
-        assert rt.session_manager.get_session_file() == before
-        other = SessionManager.create(str(tmp_path), str(tmp_path / "sessions"))
-        other.append_message({"role": "user", "content": "x", "timestamp": 1})
-        other.append_message({"role": "assistant", "content": [], "api": "a", "provider": "p", "model": "m",
-                              "usage": {}, "stopReason": "stop", "timestamp": 2})
-        target = other.get_session_file()
-        assert target is not None
-        await rt.resume(target)
-        assert seen == [None, before]
-
-    run(go())
+    rt, _, _ = await make_runtime(tmp_path, ["a"], ext)
+    await rt.prompt("hi")
+    before = rt.session_manager.get_session_file()
+    assert (await rt.new_session()).cancelled
+    entry = rt.session_manager.get_entries()[-1]["id"]
+    assert (await rt.fork(entry)).cancelled
+    assert rt.session_manager.get_session_file() == before
+    other = SessionManager.create(str(tmp_path), str(tmp_path / "sessions"))
+    other.append_message({"role": "user", "content": "x", "timestamp": 1})
+    other.append_message({"role": "assistant", "content": [], "api": "a", "provider": "p", "model": "m",
+                          "usage": {}, "stopReason": "stop", "timestamp": 2})
+    target = other.get_session_file()
+    assert target is not None
+    await rt.resume(target)
+    assert seen == [None, before]
 
 
-def test_guide_dialect_events_and_entries(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_guide_dialect_events_and_entries(tmp_path: Path) -> None:
     log: list[Any] = []
 
     def guide(pi: Any) -> None:
@@ -140,80 +138,73 @@ def test_guide_dialect_events_and_entries(tmp_path: Path) -> None:
             log.append(("note-id", pi.append_custom_message_entry("note", "remember " + args, True, {"n": 1})))
         pi.register_command("note", handler=note)
 
-    async def go() -> None:
-        rt, provider, _ = await make_runtime(tmp_path, [{"tool_calls": [{"name": "echo", "arguments": {"x": 7}}]},
-                                                        "done"], guide)
-        await rt.prompt("/note tea")
-        await rt.prompt("hi")
-        entries = rt.session_manager.get_entries()
-        assert kinds(entries) == ["custom_message", "model_change", "message:user", "custom", "message:assistant",
-                                  "message:toolResult", "custom", "message:assistant"]
-        assert entries[0]["details"] == {"n": 1}
-        assert texts(entries[5]["message"]) == "patched"
-        assert ("tool:call", "echo", {"x": "7"}) in log  # coerced before the handler sees it
-        assert provider.requests[0].messages[0] == {"role": "custom", "customType": "note", "content": "remember tea",
-                                                    "display": True, "details": {"n": 1},
-                                                    "timestamp": provider.requests[0].messages[0]["timestamp"]}
-        assert [x for x in log if x[0] in ("user", "assistant")] == [("user", "hi"), ("assistant", ""),
-                                                                    ("assistant", "done")]
-        assert ("message", "toolResult", "patched") in log
-
-    run(go())
+    rt, provider, _ = await make_runtime(tmp_path, [{"tool_calls": [{"name": "echo", "arguments": {"x": 7}}]},
+                                                    "done"], guide)
+    await rt.prompt("/note tea")
+    await rt.prompt("hi")
+    entries = rt.session_manager.get_entries()
+    assert kinds(entries) == ["custom_message", "model_change", "message:user", "custom", "message:assistant",
+                              "message:toolResult", "custom", "message:assistant"]
+    assert entries[0]["details"] == {"n": 1}
+    assert texts(entries[5]["message"]) == "patched"
+    assert ("tool:call", "echo", {"x": "7"}) in log  # coerced before the handler sees it
+    assert provider.requests[0].messages[0] == {"role": "custom", "customType": "note", "content": "remember tea",
+                                                "display": True, "details": {"n": 1},
+                                                "timestamp": provider.requests[0].messages[0]["timestamp"]}
+    assert [x for x in log if x[0] in ("user", "assistant")] == [("user", "hi"), ("assistant", ""),
+                                                                ("assistant", "done")]
+    assert ("message", "toolResult", "patched") in log
 
 
-def test_pi_actions(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_pi_actions(tmp_path: Path) -> None:
     apis: list[Any] = []
 
-    async def go() -> None:
-        rt, provider, events = await make_runtime(tmp_path, ["triggered reply", "user reply"], apis.append)
-        pi = apis[0]
-        pi.set_session_name("  My session ")
-        assert pi.get_session_name() == "My session"
-        pi.append_entry("state", {"count": 1})
-        pi.send_message({"customType": "info", "content": "FYI", "display": True})
-        assert kinds(rt.session_manager.get_entries())[-1] == "custom_message"
-        assert [e["type"] for e in events[-2:]] == ["message_start", "message_end"]
-        target = rt.session_manager.get_entries()[0]["id"]
-        pi.set_label(target, "start")
-        assert rt.session_manager.get_label(target) == "start"
-        pi.send_message({"customType": "ping", "content": "wake up", "display": False}, trigger_turn=True)
-        await rt.wait_for_idle()
-        assert provider.requests[0].messages[-1]["content"] == "wake up"
-        pi.send_user_message("hello from the extension")
-        await rt.wait_for_idle()
-        assert texts(provider.requests[1].messages[-1]) == "hello from the extension"
-        assert pi.get_settings() == {}
-        result = await pi.exec(sys.executable, ["-c", "import sys; print('out'); sys.exit(3)"])
-        assert (result.stdout.strip(), result.code, result.killed) == ("out", 3, False)
-        slow = await pi.exec(sys.executable, ["-c", "import time; time.sleep(30)"], timeout=0.2)
-        assert slow.killed
-        pi.register_tool({"name": "late", "description": "", "parameters": {}, "execute": lambda a: "x"})
-        assert "late" in pi.get_active_tools()
-        pi.set_active_tools(["late", "missing"])
-        assert pi.get_active_tools() == ["late"]
-        assert [t["name"] for t in pi.get_all_tools()] == ["late"]
-
-    run(go())
+    rt, provider, events = await make_runtime(tmp_path, ["triggered reply", "user reply"], apis.append)
+    pi = apis[0]
+    pi.set_session_name("  My session ")
+    assert pi.get_session_name() == "My session"
+    pi.append_entry("state", {"count": 1})
+    pi.send_message({"customType": "info", "content": "FYI", "display": True})
+    assert kinds(rt.session_manager.get_entries())[-1] == "custom_message"
+    assert [e["type"] for e in events[-2:]] == ["message_start", "message_end"]
+    target = rt.session_manager.get_entries()[0]["id"]
+    pi.set_label(target, "start")
+    assert rt.session_manager.get_label(target) == "start"
+    pi.send_message({"customType": "ping", "content": "wake up", "display": False}, trigger_turn=True)
+    await rt.wait_for_idle()
+    assert provider.requests[0].messages[-1]["content"] == "wake up"
+    pi.send_user_message("hello from the extension")
+    await rt.wait_for_idle()
+    assert texts(provider.requests[1].messages[-1]) == "hello from the extension"
+    assert pi.get_settings() == {}
+    result = await pi.exec(sys.executable, ["-c", "import sys; print('out'); sys.exit(3)"])
+    assert (result.stdout.strip(), result.code, result.killed) == ("out", 3, False)
+    slow = await pi.exec(sys.executable, ["-c", "import time; time.sleep(30)"], timeout=0.2)
+    assert slow.killed
+    pi.register_tool({"name": "late", "description": "", "parameters": {}, "execute": lambda a: "x"})
+    assert "late" in pi.get_active_tools()
+    pi.set_active_tools(["late", "missing"])
+    assert pi.get_active_tools() == ["late"]
+    assert [t["name"] for t in pi.get_all_tools()] == ["late"]
 
 
-def test_handler_errors_surface_in_the_ui_and_never_crash(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_handler_errors_surface_in_the_ui_and_never_crash(tmp_path: Path) -> None:
     def bad(pi: Any) -> None:
         pi.on("agent_start", lambda e: 1 / 0)
         pi.on("message_end", lambda e: [][1])
         pi.on("session:saving", lambda e: {}["x"])
 
-    async def go() -> None:
-        rt, _, _ = await make_runtime(tmp_path, ["fine"], bad)
-        result = await rt.prompt("hi")
-        assert result is not None and texts(result.last_assistant or {}) == "fine"
-        ui = rt.ui
-        assert isinstance(ui, HeadlessUI)
-        errors = [text for text, level in ui.notifications if level == "error"]
-        assert any("(agent_start)" in t and "division by zero" in t for t in errors)
-        assert any("(message_end)" in t for t in errors)
-        assert any("(session:saving)" in t for t in errors)
-
-    run(go())
+    rt, _, _ = await make_runtime(tmp_path, ["fine"], bad)
+    result = await rt.prompt("hi")
+    assert result is not None and texts(result.last_assistant or {}) == "fine"
+    ui = rt.ui
+    assert isinstance(ui, HeadlessUI)
+    errors = [text for text, level in ui.notifications if level == "error"]
+    assert any("(agent_start)" in t and "division by zero" in t for t in errors)
+    assert any("(message_end)" in t for t in errors)
+    assert any("(session:saving)" in t for t in errors)
 
 
 def write_project(tmp_path: Path) -> Path:
@@ -228,7 +219,8 @@ def write_project(tmp_path: Path) -> Path:
     return project
 
 
-def test_project_extensions_need_trust(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_project_extensions_need_trust(tmp_path: Path) -> None:
     project = write_project(tmp_path)
     store = ProjectTrustStore(tmp_path / "trust")
 
@@ -237,25 +229,23 @@ def test_project_extensions_need_trust(tmp_path: Path) -> None:
                                            model=scripted_model(), provider=ScriptedProvider([]),
                                            use_entry_points=False, trust_store=store, **kw)
 
-    async def go() -> None:
-        untrusted = await create()
-        assert not untrusted.project_trusted and "project_tool" not in untrusted.runner.tools
-        trusted = await create(trust=True)
-        assert trusted.project_trusted and trusted.runner.tools["project_tool"].description == "{'k': 1}"
-        assert (await create(trust=False)).runner.tools.get("project_tool") is None
+    untrusted = await create()
+    assert not untrusted.project_trusted and "project_tool" not in untrusted.runner.tools
+    trusted = await create(trust=True)
+    assert trusted.project_trusted and trusted.runner.tools["project_tool"].description == "{'k': 1}"
+    assert (await create(trust=False)).runner.tools.get("project_tool") is None
 
-        asked: list[str] = []
+    asked: list[str] = []
 
-        def decide(pi: Any) -> None:
-            pi.on("project_trust", lambda e: asked.append(e.cwd) or {"trusted": True, "remember": True})
-        by_extension = await create(factories=[decide])
-        assert by_extension.project_trusted and asked == [str(project.resolve())]
-        assert store.get(project) is True
-
-    run(go())
+    def decide(pi: Any) -> None:
+        pi.on("project_trust", lambda e: asked.append(e.cwd) or {"trusted": True, "remember": True})
+    by_extension = await create(factories=[decide])
+    assert by_extension.project_trusted and asked == [str(project.resolve())]
+    assert store.get(project) is True
 
 
-def test_loader_sources(tmp_path: Path, monkeypatch: Any) -> None:
+@pytest.mark.anyio
+async def test_loader_sources(tmp_path: Path, monkeypatch: Any) -> None:
     (tmp_path / "pkg_dir").mkdir()
     (tmp_path / "pkg_dir" / "myext.py").write_text(
         "def extension(pi):\n    pi.register_command('from-module', handler=lambda a, c: None)\n"
@@ -276,52 +266,47 @@ def test_loader_sources(tmp_path: Path, monkeypatch: Any) -> None:
         "def extension(pi):\n    pi.register_command('auto', handler=lambda a, c: None)\n")
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
 
-    async def go() -> None:
-        rt = await SessionRuntime.create(
-            cwd=str(tmp_path), session_manager=SessionManager.in_memory(str(tmp_path)), model=scripted_model(),
-            provider=ScriptedProvider([]), trust=False,
-            extensions=[str(tmp_path / "file_ext.py"), "myext", str(tmp_path / "nofactory.py"),
-                        str(tmp_path / "broken.py"), "no_such_module:ext", ExtensionSource("myext:other")])
-        # "memory" is pi-memory's own extension, installed through the same entry-point group
-        assert list(rt.runner.commands) == ["from-file", "from-module", "from-func", "memory", "auto"]
-        paths = [e.path for e in rt.runner.extensions]
-        assert paths[0] == str(tmp_path / "file_ext.py") and "myext:other" in paths
-        errors = {e.extension_path: e.error for e in rt.runner.errors}
-        assert "does not export a valid factory function" in errors[str(tmp_path / "nofactory.py")]
-        assert "missing dependency" in errors[str(tmp_path / "broken.py")]
-        assert "No module named 'no_such_module'" in errors["no_such_module:ext"]
-        ui = rt.ui
-        assert isinstance(ui, HeadlessUI) and len([n for n in ui.notifications if n[1] == "error"]) == 3
-
-    run(go())
+    rt = await SessionRuntime.create(
+        cwd=str(tmp_path), session_manager=SessionManager.in_memory(str(tmp_path)), model=scripted_model(),
+        provider=ScriptedProvider([]), trust=False,
+        extensions=[str(tmp_path / "file_ext.py"), "myext", str(tmp_path / "nofactory.py"),
+                    str(tmp_path / "broken.py"), "no_such_module:ext", ExtensionSource("myext:other")])
+    # "memory" is pi-memory's own extension, installed through the same entry-point group
+    assert list(rt.runner.commands) == ["from-file", "from-module", "from-func", "memory", "auto"]
+    paths = [e.path for e in rt.runner.extensions]
+    assert paths[0] == str(tmp_path / "file_ext.py") and "myext:other" in paths
+    errors = {e.extension_path: e.error for e in rt.runner.errors}
+    assert "does not export a valid factory function" in errors[str(tmp_path / "nofactory.py")]
+    assert "missing dependency" in errors[str(tmp_path / "broken.py")]
+    assert "No module named 'no_such_module'" in errors["no_such_module:ext"]
+    ui = rt.ui
+    assert isinstance(ui, HeadlessUI) and len([n for n in ui.notifications if n[1] == "error"]) == 3
 
 
-def test_tree_navigation_with_a_branch_summary(tmp_path: Path) -> None:
-    async def go() -> None:
-        rt, provider, _ = await make_runtime(tmp_path, ["a1", "a2", "## Goal\nexplored tea"])
-        await rt.prompt("q1")
-        await rt.prompt("q2")
-        entries = rt.session_manager.get_entries()
-        first_answer = next(e["id"] for e in entries if e["type"] == "message"
-                            and e["message"]["role"] == "assistant")
-        result = await rt.navigate_tree(first_answer, summarize=True)
-        assert not result.cancelled and result.editor_text is None
-        leaf = rt.session_manager.get_leaf_entry()
-        assert leaf is not None and leaf["type"] == "branch_summary" and leaf["parentId"] == first_answer
-        assert leaf["summary"].startswith("The user explored a different conversation branch before returning here.")
-        assert leaf["summary"].endswith("explored tea")
-        assert "[User]: q2" in provider.requests[-1].messages[0]["content"][0]["text"]
+@pytest.mark.anyio
+async def test_tree_navigation_with_a_branch_summary(tmp_path: Path) -> None:
+    rt, provider, _ = await make_runtime(tmp_path, ["a1", "a2", "## Goal\nexplored tea"])
+    await rt.prompt("q1")
+    await rt.prompt("q2")
+    entries = rt.session_manager.get_entries()
+    first_answer = next(e["id"] for e in entries if e["type"] == "message"
+                        and e["message"]["role"] == "assistant")
+    result = await rt.navigate_tree(first_answer, summarize=True)
+    assert not result.cancelled and result.editor_text is None
+    leaf = rt.session_manager.get_leaf_entry()
+    assert leaf is not None and leaf["type"] == "branch_summary" and leaf["parentId"] == first_answer
+    assert leaf["summary"].startswith("The user explored a different conversation branch before returning here.")
+    assert leaf["summary"].endswith("explored tea")
+    assert "[User]: q2" in provider.requests[-1].messages[0]["content"][0]["text"]
 
-        def supply(pi: Any) -> None:
-            pi.on("session_before_tree", lambda e: {"summary": {"summary": "From the hook", "details": {"n": 1}}})
-        rt2, provider2, _ = await make_runtime(tmp_path / "b", ["x", "y"], supply)
-        await rt2.prompt("one")
-        await rt2.prompt("two")
-        target = rt2.session_manager.get_entries()[2]["id"]
-        await rt2.navigate_tree(target)
-        leaf = rt2.session_manager.get_leaf_entry()
-        assert leaf is not None and (leaf["summary"], leaf["details"], leaf["fromHook"]) == ("From the hook",
-                                                                                              {"n": 1}, True)
-        assert len(provider2.requests) == 2
-
-    run(go())
+    def supply(pi: Any) -> None:
+        pi.on("session_before_tree", lambda e: {"summary": {"summary": "From the hook", "details": {"n": 1}}})
+    rt2, provider2, _ = await make_runtime(tmp_path / "b", ["x", "y"], supply)
+    await rt2.prompt("one")
+    await rt2.prompt("two")
+    target = rt2.session_manager.get_entries()[2]["id"]
+    await rt2.navigate_tree(target)
+    leaf = rt2.session_manager.get_leaf_entry()
+    assert leaf is not None and (leaf["summary"], leaf["details"], leaf["fromHook"]) == ("From the hook",
+                                                                                          {"n": 1}, True)
+    assert len(provider2.requests) == 2

@@ -1,9 +1,11 @@
 """The extension host: pi's coding-agent core in Python, minus pi's coding tools.
 
 ``types`` (the API surface), ``api`` (the ``pi`` object), ``context`` (``ctx``), ``runner``
-(dispatch and composition rules), ``loader`` (discovery), ``wrapper`` (tool adaptation and
-argument validation), ``agent`` (the loop), ``compaction``, and ``session_runtime`` (pi's
-AgentSession). See ``docs/extensions.md``.
+(dispatch and composition rules), ``loader`` (discovery, and loading one session's extensions
+with its trust decision), ``wrapper`` (tool adaptation and argument validation), ``agent`` (the
+loop), ``turns`` (runs, queues, persistence), ``system_prompt``, ``compaction`` (with ``tokens``
+and ``summary``), and ``session_runtime`` (pi's AgentSession: the session lifecycle). See
+``docs/extensions.md``.
 
 >>> import asyncio
 >>> from pi_memory.host import SessionRuntime
@@ -50,8 +52,9 @@ if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
     from .events import GUIDE_EVENTS, PI_EVENTS
     from .loader import ENTRY_POINT_GROUP, ExtensionSource, load_extensions
     from .runner import Extension, ExtensionRunner, InputResult
-    from .session_runtime import DEFAULT_SYSTEM_PROMPT, NoModelError, SessionRuntime
+    from .session_runtime import NoModelError, SessionRuntime
     from .session_runtime import SessionRuntime as AgentSession  # pi's name for the runtime
+    from .system_prompt import DEFAULT_SYSTEM_PROMPT
     from .types import (
         AbortSignal,
         CommandDefinition,

@@ -32,7 +32,7 @@ from pi_memory.providers import Context, Model, Provider, StreamOptions, Tool
 from .types import AbortSignal, Event, ToolDefinition, result_field
 from .wrapper import normalize_result, validate_arguments, validation_message
 
-__all__ = ["AgentHooks", "AgentRun", "LoopConfig", "now_ms", "run_agent_loop"]
+__all__ = ["AgentHooks", "AgentRun", "LoopConfig", "custom_message", "now_ms", "run_agent_loop", "user_message"]
 
 BLOCKED_TEXT = "Tool execution was blocked"
 SKIPPED_TEXT = "Skipped due to queued user message."
@@ -41,6 +41,27 @@ ABORTED_TEXT = "Tool execution was aborted"
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def user_message(content: Any, images: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """A user message stamped now: text (with ``images`` after it) or a list of content blocks."""
+    blocks = ([dict(b) for b in content] if isinstance(content, list)
+              else [{"type": "text", "text": str(content)}, *(dict(i) for i in images or [])])
+    return {"role": "user", "content": blocks, "timestamp": now_ms()}
+
+
+def custom_message(spec: Any) -> dict[str, Any]:
+    """A ``custom`` message stamped now from what an extension passed (``{customType, content,
+    display, details?}`` in either spelling, or an object): the one shape ``send_message`` and
+    ``before_agent_start`` results take. ``display`` defaults to True; a missing ``details`` stays out."""
+    message: dict[str, Any] = {"role": "custom", "customType": result_field(spec, "customType", ""),
+                               "content": result_field(spec, "content", ""),
+                               "display": bool(result_field(spec, "display", True))}
+    details = result_field(spec, "details")
+    if details is not None:
+        message["details"] = details
+    message["timestamp"] = now_ms()
+    return message
 
 
 class AgentHooks(Protocol):

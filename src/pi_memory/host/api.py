@@ -21,7 +21,7 @@ from pi_memory.session.entries import Entry
 
 from .events import GUIDE_EVENTS, PI_EVENTS
 from .runner import Extension, ExtensionRunner
-from .types import CommandDefinition, ExecResult, Handler, result_field
+from .types import CommandDefinition, ExecResult, Handler, call_listeners, result_field
 from .wrapper import adapt_tool
 
 __all__ = ["ApiHost", "EventBus", "ExtensionAPI", "RuntimeNotReadyError"]
@@ -64,9 +64,7 @@ class EventBus:
         return lambda: self._listeners[channel].remove(listener)
 
     def emit(self, channel: str, data: Any = None) -> None:
-        for listener in list(self._listeners.get(channel, ())):
-            with contextlib.suppress(Exception):
-                listener(data)
+        call_listeners(self._listeners.get(channel, ()), data)
 
 
 class ExtensionAPI:

@@ -2,31 +2,49 @@
 branch is replaced by a provider-written summary in a ``compaction`` entry; the entries stay in
 the file, only the context changes.
 
-Token estimates count characters the way JavaScript does (UTF-16 code units) and divide by 4, so
-a session compacts at the same point here as in pi. The cut never lands on a tool result (it must
-follow its call); cutting inside a turn summarises the turn's beginning separately.
+The cut never lands on a tool result (it must follow its call); cutting inside a turn summarises
+the turn's beginning separately. Token counting lives in ``tokens``, what the summarising model
+is sent in ``summary``; :class:`Compactor` is the runtime's side: when to compact, the
+``session_before_compact`` / ``session_compact`` hooks, the entry, and ``/tree``'s branch summary.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from pi_memory.providers import Context, Model, Provider, StreamOptions
-from pi_memory.providers.convert import content_text
-from pi_memory.session import build_session_projection, convert_to_llm, get_current_system_message
+from pi_memory.providers import Model, Provider, StreamOptions
+from pi_memory.session import SessionManager, build_session_projection, get_current_system_message
 from pi_memory.session.context import ProjectedEntry, session_entry_to_context_messages
 from pi_memory.session.entries import Entry
 
+from .summary import (
+    BRANCH_SUMMARY_PREAMBLE,
+    SPLIT_TURN_JOINER,
+    SUMMARIZATION_PROMPT,
+    TURN_PREFIX_PROMPT,
+    UPDATE_SUMMARIZATION_PROMPT,
+    CompactionError,
+    serialize_conversation,
+    summarize,
+)
+from .tokens import calculate_context_tokens, estimate_context_tokens, estimate_tokens, js_len
+from .types import AbortSignal, Event, result_field
+
+if TYPE_CHECKING:
+    from .context import UI
+    from .runner import ExtensionRunner
+    from .settings import Settings
+
 __all__ = [
     "CompactionError",
+    "CompactionHost",
     "CompactionPreparation",
     "CompactionResult",
     "CompactionSettings",
+    "Compactor",
     "CutPoint",
     "calculate_context_tokens",
     "compact",
@@ -37,86 +55,8 @@ __all__ = [
     "prepare_compaction",
     "serialize_conversation",
     "should_compact",
+    "tree_preparation",
 ]
-
-IMAGE_CHARS: Final = 4800
-TOOL_RESULT_MAX_CHARS: Final = 2000
-
-SUMMARIZATION_SYSTEM_PROMPT: Final = (
-    "You are a context summarization assistant. Your task is to read a conversation between a user and an AI "
-    "assistant, then produce a structured summary following the exact format specified.\n\n"
-    "Do NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the "
-    "structured summary."
-)
-
-_FORMAT: Final = """## Goal
-[What is the user trying to accomplish? Can be multiple items if the session covers different tasks.]
-
-## Constraints & Preferences
-- [Any constraints, preferences, or requirements mentioned by user]
-- [Or "(none)" if none were mentioned]
-
-## Progress
-### Done
-- [x] [Completed tasks/changes]
-
-### In Progress
-- [ ] [Current work]
-
-### Blocked
-- [Issues preventing progress, if any]
-
-## Key Decisions
-- **[Decision]**: [Brief rationale]
-
-## Next Steps
-1. [Ordered list of what should happen next]
-
-## Critical Context
-- [Any data, examples, or references needed to continue]
-- [Or "(none)" if not applicable]
-
-Keep each section concise. Preserve exact file paths, function names, and error messages."""
-
-SUMMARIZATION_PROMPT: Final = (
-    "The messages above are a conversation to summarize. Create a structured context checkpoint summary that "
-    "another LLM will use to continue the work.\n\nUse this EXACT format:\n\n" + _FORMAT
-)
-
-UPDATE_SUMMARIZATION_PROMPT: Final = (
-    "The messages above are NEW conversation messages to incorporate into the existing summary provided in "
-    "<previous-summary> tags.\n\nUpdate the existing structured summary with new information. RULES:\n"
-    "- PRESERVE all existing information from the previous summary\n"
-    "- ADD new progress, decisions, and context from the new messages\n"
-    '- UPDATE the Progress section: move items from "In Progress" to "Done" when completed\n'
-    '- UPDATE "Next Steps" based on what was accomplished\n'
-    "- PRESERVE exact file paths, function names, and error messages\n"
-    "- If something is no longer relevant, you may remove it\n\nUse this EXACT format:\n\n" + _FORMAT
-)
-
-TURN_PREFIX_PROMPT: Final = """The messages above are earlier context from an ongoing conversation. Later messages are \
-stored separately and do not need to be reconstructed.
-
-Create a concise checkpoint of the user's request and the progress shown above. This checkpoint will be placed \
-before the later messages so the conversation can continue with the necessary context.
-
-## Original Request
-[What did the user ask for?]
-
-## Progress So Far
-- [Key decisions and work completed in these messages]
-
-## Context Needed to Continue
-- [Information from these messages needed to understand the later work]
-
-Only summarize information explicitly present above. Do not infer or recreate later messages."""
-
-SPLIT_TURN_JOINER: Final = "\n\n---\n\n**Turn Context (split turn):**\n\n"
-
-
-class CompactionError(Exception):
-    """A compaction that could not be made (nothing to compact, summary failed, cancelled)."""
-
 
 @dataclass(frozen=True, slots=True)
 class CompactionSettings:
@@ -141,96 +81,6 @@ class CompactionSettings:
 
 
 # ----------------------------------------------------------------------------- estimates
-
-
-def js_len(text: str) -> int:
-    """JavaScript's ``.length``: UTF-16 code units (an emoji counts 2)."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-def _content_chars(content: Any) -> int:
-    if isinstance(content, str):
-        return js_len(content)
-    chars = 0
-    for block in content if isinstance(content, list) else []:
-        if not isinstance(block, Mapping):
-            continue
-        if block.get("type") == "text" and block.get("text"):
-            chars += js_len(str(block["text"]))
-        elif block.get("type") == "image":
-            chars += IMAGE_CHARS
-    return chars
-
-
-def _js_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def estimate_tokens(message: Mapping[str, Any]) -> int:
-    """pi's ``estimateTokens``: ``ceil(chars / 4)`` over what the model would read."""
-    role = message.get("role")
-    chars = 0
-    if role == "system":
-        chars = _content_chars(message.get("content"))
-        sections = message.get("sections")
-        if isinstance(sections, Mapping):
-            chars += sum(js_len(s) for s in sections.values() if isinstance(s, str) and s)
-        if message.get("toolsAdded"):
-            chars += js_len(_js_json(message["toolsAdded"]))
-    elif role in ("user", "custom", "toolResult"):
-        chars = _content_chars(message.get("content"))
-    elif role == "assistant":
-        for block in message.get("content") or []:
-            if not isinstance(block, Mapping):
-                continue
-            kind = block.get("type")
-            if kind == "text":
-                chars += js_len(str(block.get("text") or ""))
-            elif kind == "thinking":
-                chars += js_len(str(block.get("thinking") or ""))
-            elif kind == "toolCall":
-                chars += js_len(str(block.get("name") or "")) + js_len(_js_json(block.get("arguments", {})))
-    elif role == "bashExecution":
-        chars = js_len(str(message.get("command") or "")) + js_len(str(message.get("output") or ""))
-    elif role in ("branchSummary", "compactionSummary"):
-        chars = js_len(str(message.get("summary") or ""))
-    return math.ceil(chars / 4)
-
-
-def calculate_context_tokens(usage: Mapping[str, Any]) -> int:
-    """``totalTokens``, else the sum of its parts (old files lack totalTokens)."""
-    total = usage.get("totalTokens")
-    if total:
-        return int(total)
-    return sum(int(usage.get(k) or 0) for k in ("input", "output", "cacheRead", "cacheWrite"))
-
-
-def _usage(message: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    usage = message.get("usage")
-    if (message.get("role") == "assistant" and message.get("stopReason") not in ("aborted", "error")
-            and isinstance(usage, Mapping) and calculate_context_tokens(usage) > 0):
-        return usage
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class ContextEstimate:
-    tokens: int
-    usage_tokens: int
-    trailing_tokens: int
-    last_usage_index: int | None
-
-
-def estimate_context_tokens(messages: Sequence[Mapping[str, Any]]) -> ContextEstimate:
-    """The last good assistant usage plus estimates for the messages after it."""
-    for i in range(len(messages) - 1, -1, -1):
-        usage = _usage(messages[i])
-        if usage is not None:
-            used = calculate_context_tokens(usage)
-            trailing = sum(estimate_tokens(m) for m in messages[i + 1:])
-            return ContextEstimate(used + trailing, used, trailing, i)
-    estimated = sum(estimate_tokens(m) for m in messages)
-    return ContextEstimate(estimated, 0, estimated, None)
 
 
 def should_compact(context_tokens: int, context_window: int, settings: CompactionSettings) -> bool:
@@ -393,56 +243,6 @@ def prepare_compaction(path: Sequence[Entry], settings: CompactionSettings) -> C
 # ----------------------------------------------------------------------------- summary
 
 
-def _truncate(text: str, limit: int) -> str:
-    if js_len(text) <= limit:
-        return text
-    kept = text.encode("utf-16-le")[: limit * 2].decode("utf-16-le", errors="ignore")
-    return f"{kept}\n\n[... {js_len(text) - limit} more characters truncated]"
-
-
-def serialize_conversation(messages: Sequence[Mapping[str, Any]]) -> str:
-    """``[User]:`` / ``[Assistant]:`` / ``[Assistant tool calls]:`` / ``[Tool result]:`` text, so the
-    summarising model reads a transcript instead of continuing a conversation."""
-    parts: list[str] = []
-    for message in convert_to_llm(messages):
-        role = message.get("role")
-        content = message.get("content")
-        if role == "user":
-            text = content_text(content, "")
-            if text:
-                parts.append(f"[User]: {text}")
-        elif role == "assistant":
-            blocks = [b for b in content or [] if isinstance(b, Mapping)]
-            calls = []
-            for b in blocks:
-                if b.get("type") == "toolCall":
-                    raw = b.get("arguments")
-                    args: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-                    calls.append(f"{b.get('name')}({', '.join(f'{k}={_js_json(v)}' for k, v in args.items())})")
-            if any(b.get("type") == "text" for b in blocks):
-                parts.append(f"[Assistant]: {content_text(blocks)}")
-            if calls:
-                parts.append(f"[Assistant tool calls]: {'; '.join(calls)}")
-        elif role == "toolResult":
-            text = content_text(content, "")
-            if text:
-                parts.append(f"[Tool result]: {_truncate(text, TOOL_RESULT_MAX_CHARS)}")
-    return "\n\n".join(parts)
-
-
-async def _summarize(provider: Provider, model: Model, prompt: str, options: StreamOptions, label: str) -> str:
-    context = Context(system_prompt=SUMMARIZATION_SYSTEM_PROMPT,
-                      messages=[{"role": "user", "content": [{"type": "text", "text": prompt}], "timestamp": 0}])
-    reply = await provider.complete(model, context, options)
-    if reply.get("stopReason") in ("error", "aborted"):
-        raise CompactionError(f"{label} failed: {reply.get('errorMessage') or 'Unknown error'}")
-    if reply.get("stopReason") == "length":
-        raise CompactionError(f"{label} failed: generation hit the token cap and the summary is incomplete")
-    if any(isinstance(b, Mapping) and b.get("type") == "toolCall" for b in reply.get("content") or []):
-        raise CompactionError(f"{label} attempted to call a tool")
-    return content_text(reply.get("content"))
-
-
 @dataclass(frozen=True, slots=True)
 class CompactionResult:
     summary: str
@@ -465,13 +265,13 @@ async def compact(preparation: CompactionPreparation, provider: Provider, model:
         if preparation.previous_summary:
             prompt += f"<previous-summary>\n{preparation.previous_summary}\n</previous-summary>\n\n"
         prompt += (UPDATE_SUMMARIZATION_PROMPT if preparation.previous_summary else SUMMARIZATION_PROMPT) + focus
-        return await _summarize(provider, model, prompt, options, "Summarization")
+        return await summarize(provider, model, prompt, options, "Summarization")
 
     if preparation.is_split_turn and preparation.turn_prefix_messages:
         prefix_prompt = (f"# Conversation\n{serialize_conversation(preparation.turn_prefix_messages)}\n\n"
                          f"# Instructions\n{TURN_PREFIX_PROMPT}{focus}")
         history_text, prefix_text = await asyncio.gather(
-            history(), _summarize(provider, model, prefix_prompt, options, "Turn prefix summarization"))
+            history(), summarize(provider, model, prefix_prompt, options, "Turn prefix summarization"))
         summary = f"{history_text}{SPLIT_TURN_JOINER}{prefix_text}"
     else:
         summary = await history()
@@ -488,6 +288,149 @@ async def compact(preparation: CompactionPreparation, provider: Provider, model:
                             {"readFiles": read_only, "modifiedFiles": modified})
 
 
-def context_messages_of(entry: Entry) -> list[dict[str, Any]]:
-    """The messages an entry contributes to the context (re-exported for the runtime)."""
-    return session_entry_to_context_messages(entry)
+def tree_preparation(sm: SessionManager, target_id: str, summarize: bool,
+                     custom_instructions: str | None) -> dict[str, Any]:
+    """pi's ``session_before_tree`` preparation: the entries that leaving the current leaf for
+    ``target_id`` abandons (``entriesToSummarize``, root first) and the common ancestor."""
+    old_path = sm.get_branch()
+    target_ids = {e.get("id") for e in sm.get_branch(target_id)}
+    common = next((e.get("id") for e in reversed(old_path) if e.get("id") in target_ids), None)
+    return {"targetId": target_id, "oldLeafId": sm.get_leaf_id(), "commonAncestorId": common,
+            "entriesToSummarize": [e for e in old_path if e.get("id") not in target_ids],
+            "userWantsSummary": summarize, "customInstructions": custom_instructions}
+
+
+# ----------------------------------------------------------------------------- the runtime's side
+
+
+class CompactionHost(Protocol):
+    """What a :class:`Compactor` needs from its session runtime."""
+
+    session_manager: SessionManager
+    settings: Settings
+    runner: ExtensionRunner
+    ui: UI
+    model: Model | None
+
+    @property
+    def signal(self) -> AbortSignal | None: ...
+
+    async def dispatch(self, event: Event) -> Any: ...
+
+    def announce(self, event: Event) -> None: ...
+
+    async def append_host_entry(self, append: Callable[[SessionManager], str], reason: str) -> str: ...
+
+    def require_model(self) -> Model: ...
+
+    def provider_for(self, model: Model) -> Provider: ...
+
+
+class Compactor:
+    """Compaction for one session runtime: automatic (before a prompt, after a reply over the
+    threshold, after a context overflow) and on request (``/compact``, ``ctx.compact()``)."""
+
+    def __init__(self, host: CompactionHost) -> None:
+        self._host = host
+
+    @property
+    def settings(self) -> CompactionSettings:
+        return CompactionSettings.from_settings(self._host.settings.merged)
+
+    async def before_prompt(self) -> None:
+        """Compact when the branch's last reply (since the last compaction) passed the threshold."""
+        for entry in reversed(self._host.session_manager.get_branch()):
+            if entry.get("type") == "compaction":
+                return
+            message = entry.get("message") if entry.get("type") == "message" else None
+            if isinstance(message, Mapping) and message.get("role") == "assistant":
+                await self.if_over(message, "threshold")
+                return
+
+    async def if_over(self, message: Mapping[str, Any], reason: str) -> None:
+        """Compact automatically when ``message``'s usage passes the window minus the reserve."""
+        usage = message.get("usage")
+        model = self._host.model
+        if model is None or not isinstance(usage, Mapping):
+            return
+        if should_compact(calculate_context_tokens(usage), model.context_window, self.settings):
+            await self.auto(reason)
+
+    async def auto(self, reason: str) -> bool:
+        """An automatic compaction between ``auto_compaction_start``/``_end``; a failure is a notice."""
+        if not self.settings.enabled:
+            return False
+        self._host.announce(Event(type="auto_compaction_start", reason=reason))
+        try:
+            entry = await self.compact(auto=True)
+        except CompactionError as exc:
+            self._host.ui.notify(f"Auto-compaction ({reason}) failed: {exc}", "error")
+            entry = None
+        self._host.announce(Event(type="auto_compaction_end", reason=reason, result=entry, aborted=entry is None))
+        return entry is not None
+
+    async def compact(self, custom_instructions: str | None = None, *, auto: bool = False) -> Entry | None:
+        """``session_before_compact`` → the entry → ``session_compact``; see ``SessionRuntime.compact``."""
+        host = self._host
+        path = host.session_manager.get_branch()
+        if path and path[-1].get("type") == "compaction":
+            raise CompactionError("Already compacted")
+        preparation = prepare_compaction(path, self.settings)
+        if preparation is None:
+            raise CompactionError("Nothing to compact (session too small)")
+        signal = host.signal or AbortSignal()
+        result = await host.runner.emit(Event(type="session_before_compact", preparation=preparation.to_event(),
+                                              branchEntries=path, customInstructions=custom_instructions,
+                                              signal=signal))
+        if result_field(result, "cancel"):
+            if auto:
+                return None
+            raise CompactionError("Compaction cancelled")
+        supplied = result_field(result, "compaction")
+        if supplied:
+            summary = str(result_field(supplied, "summary", ""))
+            first_kept = result_field(supplied, "firstKeptEntryId", preparation.first_kept_entry_id)
+            tokens_before = int(result_field(supplied, "tokensBefore", preparation.tokens_before))
+            details, from_hook = result_field(supplied, "details"), True
+        else:
+            model = host.require_model()
+            made = await compact(preparation, host.provider_for(model), model, custom_instructions, signal)
+            summary, first_kept, tokens_before = made.summary, made.first_kept_entry_id, made.tokens_before
+            details, from_hook = made.details, False
+        entry_id = await host.append_host_entry(
+            lambda sm: sm.append_compaction(summary, first_kept, tokens_before, details, from_hook), "compaction")
+        entry = host.session_manager.get_entry(entry_id)
+        await host.dispatch(Event(type="session_compact", compactionEntry=entry, fromExtension=from_hook))
+        return entry
+
+    async def summarize_branch(self, entries: Sequence[Entry], custom_instructions: str | None) -> str:
+        """``/tree``'s summary of the branch left behind (tool results left out, as in pi)."""
+        messages = [m for e in entries for m in session_entry_to_context_messages(e) if m.get("role") != "toolResult"]
+        if not messages:
+            return "No content to summarize"
+        model = self._host.require_model()
+        prompt = (f"<conversation>\n{serialize_conversation(messages)}\n</conversation>\n\n" + SUMMARIZATION_PROMPT
+                  + (f"\n\nAdditional focus: {custom_instructions}" if custom_instructions else ""))
+        text = await summarize(self._host.provider_for(model), model, prompt, StreamOptions(max_tokens=2048),
+                                "Branch summarization")
+        return BRANCH_SUMMARY_PREAMBLE + text
+
+    async def leave_branch(self, new_leaf: Any, preparation: Mapping[str, Any], supplied: Any) -> Entry | None:
+        """/tree's move of the leaf to ``new_leaf``, behind a ``branch_summary`` entry (returned) when a
+        ``session_before_tree`` handler ``supplied`` one or the user asked for one."""
+        sm = self._host.session_manager
+        abandoned = preparation["entriesToSummarize"]
+        text: str | None = None
+        details: Any = None
+        if supplied:
+            text, details = str(result_field(supplied, "summary", "")), result_field(supplied, "details")
+        elif preparation["userWantsSummary"] and abandoned:
+            text = await self.summarize_branch(abandoned, preparation["customInstructions"])
+        if text:
+            return sm.get_entry(sm.branch_with_summary(str(new_leaf) if new_leaf else None, text, details,
+                                                       True if supplied else None))
+        if new_leaf is None:
+            sm.reset_leaf()
+        else:
+            sm.branch(str(new_leaf))
+        return None

@@ -155,9 +155,11 @@ class RuntimeHost(Protocol):
     ui: UI
     model_registry: ModelRegistry
     model: Model | None
-    signal: AbortSignal | None
     project_trusted: bool
     session_manager: SessionManager
+
+    @property
+    def signal(self) -> AbortSignal | None: ...
 
     def base_system_prompt(self) -> str: ...
 

@@ -14,7 +14,8 @@ An extension is a callable ``extension(pi, config=None)`` (sync or async). Sourc
 
 Project sources (the project settings' list and ``<cwd>/.pi/extensions/``) load only once the
 project is trusted, after the others, because extensions may take part in that decision. A
-broken extension is reported and loading goes on.
+broken extension is reported and loading goes on. :func:`load_session_extensions` is that whole
+sequence for one session runtime, trust decision included (:func:`decide_project_trust`).
 """
 
 from __future__ import annotations
@@ -26,26 +27,35 @@ import importlib.util
 import inspect
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .api import EventBus, ExtensionAPI
+from .paths import agent_dir, project_config_dir
 from .runner import ExtensionRunner
-from .settings import Settings
-from .types import ExtensionError
-from .wrapper import _positional_capacity
+from .settings import Settings, load_settings
+from .trust import DefaultTrust, ProjectTrustStore, TrustAnswer, resolve_project_trusted
+from .types import ExtensionError, result_field
+from .wrapper import positional_capacity
+
+if TYPE_CHECKING:
+    from .context import UI
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "ENTRY_PREFIX",
     "ExtensionSource",
+    "ExtensionSwitches",
+    "decide_project_trust",
     "disabled_sources",
     "discover_dir",
     "entry_point_sources",
     "load_extensions",
+    "load_session_extensions",
+    "sdk_sources",
     "settings_sources",
 ]
 
@@ -195,7 +205,7 @@ def discover_dir(directory: Path, origin: str) -> list[ExtensionSource]:
 
 
 def _invoke(factory: Callable[..., Any], pi: Any, config: Any) -> Any:
-    accepted, _ = _positional_capacity(factory)
+    accepted, _ = positional_capacity(factory)
     return factory(pi, config) if accepted is None or accepted >= 2 else factory(pi)
 
 
@@ -235,3 +245,87 @@ async def load_extensions(
             continue
         apis.append(api)
     return apis
+
+
+# ----------------------------------------------------------------------------- one session's extensions
+
+
+@dataclass(frozen=True, slots=True)
+class ExtensionSwitches:
+    """Which sources load besides the SDK's and ``-e``'s (all three off is pi's ``--no-extensions``)."""
+
+    entry_points: bool = True
+    discover: bool = True
+    settings: bool = True
+
+
+def sdk_sources(extensions: Iterable[str | ExtensionSource], factories: Iterable[Callable[..., Any]],
+                tools: Iterable[Any]) -> list[ExtensionSource]:
+    """``-e`` specs, then loose ``tools`` (registered as if by one extension), then in-process
+    ``factories``: what ``SessionRuntime.create`` is given, in load order."""
+    sources = [s if isinstance(s, ExtensionSource) else ExtensionSource(s, "cli") for s in extensions]
+    tool_list = list(tools)
+    if tool_list:
+        def register_tools(pi: ExtensionAPI) -> None:
+            for tool in tool_list:
+                pi.register_tool(tool)
+        sources.append(ExtensionSource("<sdk:tools>", "sdk", factory=register_tools))
+    return sources + [ExtensionSource(f"<inline:{n}>", "sdk", factory=f) for n, f in enumerate(factories)]
+
+
+async def decide_project_trust(cwd: str, untrusted: Settings, runner: ExtensionRunner, ui: UI, *,
+                               store: ProjectTrustStore | None, override: bool | None) -> bool:
+    """pi's decision (see ``trust.resolve_project_trusted``) with the loaded extensions'
+    ``project_trust`` handlers, the ``defaultProjectTrust`` setting, and the user when there is a UI."""
+
+    async def extension_hook(path: str) -> TrustAnswer | None:
+        answer = await runner.emit_project_trust(path)
+        if answer is None:
+            return None
+        return TrustAnswer(bool(result_field(answer, "trusted")), bool(result_field(answer, "remember", False)))
+
+    async def ask_user(path: str) -> TrustAnswer | None:
+        ok = await ui.confirm("Trust this project?",
+                              f"{path} has a .pi/ folder that can configure and extend the agent.")
+        return TrustAnswer(ok, remember=True)
+
+    value = untrusted.get("defaultProjectTrust", "ask")
+    default: DefaultTrust = value if value in ("ask", "always", "never") else "ask"
+    return await resolve_project_trusted(cwd, store=store or ProjectTrustStore(), override=override, default=default,
+                                         extension_hook=extension_hook,
+                                         ask_user=ask_user if getattr(ui, "has_ui", False) else None)
+
+
+async def load_session_extensions(
+    cwd: str, sources: Sequence[ExtensionSource], switches: ExtensionSwitches, runner: ExtensionRunner,
+    events: EventBus, *, bind: Callable[[ExtensionAPI], None], trust: Callable[[Settings], Awaitable[bool]],
+    warn: Callable[[str], None],
+) -> tuple[Settings, bool]:
+    """Load a session's extensions into a fresh ``runner``: ``sources``, installed, settings-listed
+    and discovered ones; then ``trust(untrusted settings)`` decides the project (its ``project_trust``
+    handlers are loaded and bound by then); then the project's own sources when trusted.
+
+    Returns the effective settings (their warnings already passed to ``warn``) and the trust.
+    """
+    seen: set[str] = set()
+    untrusted = load_settings(cwd, project_trusted=False)
+    found = list(sources)
+    if switches.entry_points:
+        found += entry_point_sources(disabled_sources(untrusted, ["config", "global"]))
+    if switches.settings:
+        found += settings_sources(untrusted, ["config", "global"])
+    if switches.discover:
+        found += discover_dir(agent_dir() / "extensions", "discovered:global")
+    for api in await load_extensions(found, runner, events, seen):
+        bind(api)
+    trusted = await trust(untrusted)
+    settings = load_settings(cwd, project_trusted=trusted)
+    for warning in settings.warnings:
+        warn(warning)
+    if trusted:
+        project = settings_sources(settings, ["project"]) if switches.settings else []
+        if switches.discover:
+            project += discover_dir(project_config_dir(cwd) / "extensions", "discovered:project")
+        for api in await load_extensions(project, runner, events, seen):
+            bind(api)
+    return settings, trusted

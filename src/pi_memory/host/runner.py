@@ -10,19 +10,19 @@ so the caller can block the tool (fail-safe). Event-specific combination rules l
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import copy
 import inspect
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pi_memory.backends import redact
 
 from .events import BUILTIN_COMMANDS, SESSION_BEFORE_EVENTS, canonical_event
-from .types import CommandDefinition, Event, ExtensionError, Handler, ToolDefinition, result_field
-from .wrapper import _positional_capacity
+from .types import CommandDefinition, Event, ExtensionError, Handler, ToolDefinition, call_listeners, result_field
+from .wrapper import positional_capacity
 
 if TYPE_CHECKING:
     from .context import ExtensionContext
@@ -54,7 +54,7 @@ class InputResult:
 
 def adapt_handler(fn: Handler) -> Handler:
     """Let handlers take ``(event, ctx)``, ``(event)`` or nothing."""
-    accepted, _ = _positional_capacity(fn)
+    accepted, _ = positional_capacity(fn)
     if accepted is None or accepted >= 2:
         return fn
     if accepted == 1:
@@ -137,20 +137,25 @@ class ExtensionRunner:
 
     def emit_error(self, error: ExtensionError) -> None:
         self.errors.append(error)
-        for listener in list(self._error_listeners):
-            with contextlib.suppress(Exception):  # a broken listener must not break dispatch
-                listener(error)
+        call_listeners(self._error_listeners, error)
 
     def warn(self, text: str) -> None:
         self.warnings.append(text)
-        for listener in list(self._warning_listeners):
-            with contextlib.suppress(Exception):
-                listener(text)
+        call_listeners(self._warning_listeners, text)
 
     def report(self, extension_path: str, event: str, exc: BaseException) -> None:
         # Scrubbed: a driver error escaping a handler may quote a DSN with its password.
         stack = redact("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
         self.emit_error(ExtensionError(extension_path, event, redact(str(exc)) or type(exc).__name__, stack))
+
+    async def reported(self, extension_path: str, event: str, work: Awaitable[Any], failed: Any = None) -> Any:
+        """``work``'s result, or ``failed`` once its error is reported to the error listeners: one
+        extension's failure never stops the dispatch, turn or command it is part of."""
+        try:
+            return await work
+        except Exception as exc:
+            self.report(extension_path, event, exc)
+            return failed
 
     # --- dispatch ----------------------------------------------------------------------------
 
@@ -167,11 +172,7 @@ class ExtensionRunner:
 
     async def _guarded(self, ext: Extension, name: str, handler: Handler, event: Event, ctx: Any) -> Any:
         """The handler's result, or ``_FAILED`` once its error is reported (dispatch goes on)."""
-        try:
-            return await _call(handler, event, ctx)
-        except Exception as exc:
-            self.report(ext.path, name, exc)
-            return _FAILED
+        return await self.reported(ext.path, name, _call(handler, event, ctx), _FAILED)
 
     def create_context(self) -> Any:
         return self.context_factory() if self.context_factory is not None else None
@@ -253,6 +254,20 @@ class ExtensionRunner:
             elif visible != current:
                 current = visible
         return current
+
+    async def run_command(self, name: str, args: str, context: Callable[[], Any]) -> bool:
+        """``/name args``: the command's handler with a fresh ``context()``; its error is reported.
+        False when there is no such command."""
+        command = self.commands.get(name)
+        if command is None:
+            return False
+
+        async def run() -> None:
+            value = command.handler(args, context())
+            if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):  # a Task too (ctx.compact())
+                await value
+        await self.reported(command.source, "command", run())
+        return True
 
     async def emit_tool_call(self, event: Event) -> Any:
         """``{block: true}`` short-circuits. Errors are NOT caught: the caller blocks the tool."""

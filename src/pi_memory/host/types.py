@@ -8,10 +8,11 @@ extensions read naturally. Handler results may be dicts in either spelling or pl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias, TypeVar
 
 __all__ = [
     "AbortSignal",
@@ -23,12 +24,15 @@ __all__ = [
     "NotifyLevel",
     "ToolDefinition",
     "ToolExecute",
+    "call_listeners",
     "camel",
     "result_field",
     "snake",
 ]
 
 NotifyLevel = Literal["info", "warning", "error"]
+
+T = TypeVar("T")
 
 _CAMEL = re.compile(r"_([a-z0-9])")
 _SNAKE = re.compile(r"(?<!^)([A-Z])")
@@ -146,12 +150,10 @@ class ExecResult:
     killed: bool = False
 
 
-MaybeAwaitable: TypeAlias = Any | Awaitable[Any]
-
-
-@dataclass(slots=True)
-class Diagnostics:
-    """Warnings collected while loading and registering (conflicts, skipped commands)."""
-
-    warnings: list[str] = field(default_factory=list)
-    errors: list[ExtensionError] = field(default_factory=list)
+def call_listeners(listeners: Iterable[Callable[[T], object]], value: T) -> None:
+    """Call every listener with ``value``, in order, on a snapshot (a listener may unsubscribe
+    itself). One that raises is skipped: a broken front end or subscriber must neither stop the
+    dispatch it watches nor starve the listeners after it."""
+    for listener in list(listeners):
+        with contextlib.suppress(Exception):
+            listener(value)

@@ -20,7 +20,7 @@ from pi_memory.memory.results import ToolResult
 
 from .types import ToolDefinition, result_field
 
-__all__ = ["adapt_tool", "normalize_result", "validate_arguments", "validation_message"]
+__all__ = ["adapt_tool", "normalize_result", "positional_capacity", "validate_arguments", "validation_message"]
 
 _JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 
@@ -152,7 +152,7 @@ def validation_message(tool_name: str, errors: list[str], arguments: Any) -> str
 # ----------------------------------------------------------------------------- adaptation
 
 
-def _positional_capacity(fn: Callable[..., Any]) -> tuple[int | None, int]:
+def positional_capacity(fn: Callable[..., Any]) -> tuple[int | None, int]:
     """(how many positional args ``fn`` accepts or None for *args, how many it requires)."""
     try:
         params = inspect.signature(fn).parameters.values()
@@ -171,7 +171,7 @@ def _positional_capacity(fn: Callable[..., Any]) -> tuple[int | None, int]:
 
 def _pi_style(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Call ``fn`` with as many of pi's ``(tool_call_id, params, signal, on_update, ctx)`` as it takes."""
-    accepted, _ = _positional_capacity(fn)
+    accepted, _ = positional_capacity(fn)
 
     def call(tool_call_id: str, params: Any, signal: Any = None, on_update: Any = None, ctx: Any = None) -> Any:
         args = (tool_call_id, params, signal, on_update, ctx)
@@ -205,7 +205,7 @@ def adapt_tool(tool: Any, source: str = "<inline>") -> ToolDefinition:
     parameters = result_field(tool, "parameters") or {"type": "object", "properties": {}}
     if not isinstance(parameters, Mapping):
         raise ValueError(f"tool {name!r}: 'parameters' must be a JSON Schema object")
-    accepted, required = _positional_capacity(execute)
+    accepted, required = positional_capacity(execute)
     guide = isinstance(tool, Mapping) and accepted == 1 and required <= 1
     guidelines = result_field(tool, "promptGuidelines") or ()
     return ToolDefinition(
