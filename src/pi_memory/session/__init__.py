@@ -23,17 +23,10 @@ from .context import (
     get_current_system_message,
 )
 from .entries import CURRENT_SESSION_VERSION, Entry
+from .errors import EntryNotFoundError, SessionError, SessionFileDamagedWarning
 from .ids import uuidv7
 from .listing import SessionInfo
-from .manager import (
-    UNSET,
-    EntryNotFoundError,
-    SessionError,
-    SessionFileDamagedWarning,
-    SessionManager,
-    SessionTreeNode,
-    read_header,
-)
+from .manager import UNSET, SessionManager, SessionTreeNode, read_header
 from .migrate import migrate_to_current_version
 from .paths import get_agent_dir, get_default_session_dir, get_sessions_dir, session_dir_from_env
 from .store import DamagedLine, LoadResult, load_records, parse_records

@@ -16,8 +16,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from pi_memory.base import text_values
+
 from ._js import date_parse_ms, js_truthy
 from .entries import Entry
+from .ids import index_key
 from .store import gc_paused
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "build_session_projection",
     "convert_to_llm",
     "get_current_system_message",
+    "js_content_text",
     "session_entry_to_context_messages",
 ]
 
@@ -95,7 +99,7 @@ class SessionProjection:
 
 
 def _index(entries: Iterable[Entry]) -> dict[Any, Entry]:
-    return {_hashable(entry.get("id")): entry for entry in entries}
+    return {index_key(entry.get("id")): entry for entry in entries}
 
 
 def _lookup(index: Mapping[Any, Entry], key: Any) -> Entry | None:
@@ -323,7 +327,7 @@ def _analyze(path: list[Entry]) -> tuple[Any, Any, list[Entry], dict[Any, Entry]
         edit_sources = [i for i in edit_positions if id(path[i]) in kept]
     edits: dict[Any, Entry] = {}
     for i in reversed(edit_sources):  # ascending file position: the latest edit wins
-        edits[_hashable(path[i].get("targetId"))] = path[i]
+        edits[index_key(path[i].get("targetId"))] = path[i]
     return thinking, model, selected, edits
 
 
@@ -345,19 +349,11 @@ def _project_path(path: list[Entry], projected: list[ProjectedEntry] | None) -> 
         if kind == "compaction" and position > 0:
             contributed: list[dict[str, Any]] = []  # only the newest compaction (first) summarizes
         else:
-            contributed = _project(entry, edits.get(_hashable(entry.get("id"))) if edits else None)
+            contributed = _project(entry, edits.get(index_key(entry.get("id"))) if edits else None)
         messages.extend(contributed)
         if projected is not None:
             projected.append(ProjectedEntry(entry, contributed))
     return thinking, model, messages
-
-
-def _hashable(value: Any) -> Any:
-    try:
-        hash(value)
-    except TypeError:
-        return ("unhashable", id(value))
-    return value
 
 
 def build_session_context(
@@ -374,14 +370,12 @@ def build_session_context(
     return SessionContext(messages, thinking_level, model)
 
 
-def _content_text(content: Any, separator: str = "\n") -> str:
+def js_content_text(content: Any, separator: str = "\n") -> str:
+    """A string, or the text blocks' ``text`` joined as pi joins them (``Array.join``: a missing
+    text is ``""``, numbers and booleans print as JavaScript prints them)."""
     if isinstance(content, str):
         return content
-    if not isinstance(content, list):
-        return ""
-    return separator.join(
-        _js_string(block.get("text")) for block in content if isinstance(block, dict) and block.get("type") == "text"
-    )
+    return separator.join([_js_string(text) for text in text_values(content)])
 
 
 def _js_string(value: Any) -> str:
@@ -412,7 +406,7 @@ def get_current_system_message(messages: Iterable[Mapping[str, Any]]) -> dict[st
             continue
         if timestamp is None:
             timestamp = message.get("timestamp")
-        text = _content_text(message.get("content"))
+        text = js_content_text(message.get("content"))
         if text:
             content.append(text)
         raw_sections = message.get("sections")
@@ -426,11 +420,11 @@ def get_current_system_message(messages: Iterable[Mapping[str, Any]]) -> dict[st
         removed = message.get("toolsRemoved")
         for tool in removed if isinstance(removed, list) else []:
             if isinstance(tool, dict):
-                tools.pop(_hashable(tool.get("name")), None)
+                tools.pop(index_key(tool.get("name")), None)
         added = message.get("toolsAdded")
         for tool in added if isinstance(added, list) else []:
             if isinstance(tool, dict):
-                tools[_hashable(tool.get("name"))] = tool
+                tools[index_key(tool.get("name"))] = tool
     if timestamp is None and not tools:
         return None
     result: dict[str, Any] = {"role": "system", "content": "\n\n".join(content)}

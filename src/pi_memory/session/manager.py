@@ -31,29 +31,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from . import jsjson, listing
+from . import jsjson
 from ._js import date_parse_ms, iso_now, js_trim, js_truthy
+from .branching import branched_entries, fork_session, new_header, session_file_path
 from .context import (
     SessionContext,
     SessionProjection,
-    _hashable,
     build_session_context,
     build_session_projection,
     get_current_system_message,
 )
 from .context import build_context_entries as _build_context_entries
-from .entries import CURRENT_SESSION_VERSION, Entry
-from .ids import assert_valid_session_id, generate_entry_id, uuidv7
+from .discovery import (
+    find_most_recent_session,
+    find_session_by_id,
+    list_all_sessions,
+    list_sessions,
+    session_directory,
+    session_scope,
+)
+from .entries import Entry
+from .errors import EntryNotFoundError, SessionError, SessionFileDamagedWarning
+from .ids import generate_entry_id, index_key
 from .listing import SessionInfo
 from .migrate import migrate_to_current_version
-from .paths import (
-    get_default_session_dir,
-    get_default_session_dir_path,
-    get_sessions_dir,
-    normalize_path,
-    resolve_path,
-    session_file_name,
-)
+from .paths import get_default_session_dir_path, normalize_path, resolve_path
 from .store import (
     DamagedLine,
     HeaderScanLimitError,
@@ -64,6 +66,7 @@ from .store import (
     read_session_header,
     rewrite_file,
     save_damaged_lines,
+    serialize_records,
     write_new_file,
 )
 
@@ -100,22 +103,6 @@ UNSET: Final = _Unset()
 _NEWLINES_RE: Final = re.compile(r"[\r\n]+")
 
 
-class SessionError(Exception):
-    """A session operation that cannot be done as asked (pi throws ``Error`` in these cases)."""
-
-
-class EntryNotFoundError(SessionError, LookupError):
-    """``Entry <id> not found``: an id that is not in this session."""
-
-    def __init__(self, entry_id: Any) -> None:
-        super().__init__(f"Entry {entry_id} not found")
-        self.entry_id = entry_id
-
-
-class SessionFileDamagedWarning(UserWarning):
-    """A session file had lines that could not be read; see ``SessionManager.damaged_lines``."""
-
-
 @dataclass(slots=True)
 class SessionTreeNode:
     """A node of :meth:`SessionManager.get_tree`: the entry, its children (oldest first), its label."""
@@ -147,11 +134,6 @@ def _is_conversation(entry: Entry) -> bool:
         return False
     message = entry.get("message")
     return isinstance(message, dict) and message.get("role") in ("user", "assistant")
-
-
-def _serialize(records: Sequence[Entry]) -> str:
-    dumps = jsjson.dumps
-    return "".join([dumps(record) + "\n" for record in records])
 
 
 class SessionManager:
@@ -258,19 +240,8 @@ class SessionManager:
 
     def new_session(self, *, id: str | None = None, parent_session: str | None = None) -> str | None:
         """Start a fresh, empty session (no file until the first user/assistant message)."""
-        if id is not None:
-            assert_valid_session_id(id)
-        self._session_id = id if id is not None else uuidv7()
-        timestamp = iso_now()
-        header: Entry = {
-            "type": "session",
-            "version": CURRENT_SESSION_VERSION,
-            "id": self._session_id,
-            "timestamp": timestamp,
-            "cwd": self._cwd,
-        }
-        if parent_session is not None:
-            header["parentSession"] = parent_session
+        header = new_header(self._cwd, id=id, parent_session=parent_session)
+        self._session_id = header["id"]
         self._file_entries = [header]
         self._by_id = {}
         self._labels = {}
@@ -279,7 +250,7 @@ class SessionManager:
         self._flushed = False
         self._has_conversation = False
         if self._persist:
-            self._session_file = os.path.join(self._session_dir, session_file_name(timestamp, self._session_id))
+            self._session_file = session_file_path(self._session_dir, header)
         return self._session_file
 
     def _load_entries(
@@ -308,14 +279,14 @@ class SessionManager:
                 continue
             entry_id = entry.get("id")
             if type(entry_id) is not str:
-                entry_id = _hashable(entry_id)  # a damaged file may hold a non-string id
+                entry_id = index_key(entry_id)  # a damaged file may hold a non-string id
             by_id[entry_id] = entry
             leaf = entry_id
             if kind == "message":
                 if not has_conversation:
                     has_conversation = _is_conversation(entry)
             elif kind == "label":
-                target = _hashable(entry.get("targetId"))
+                target = index_key(entry.get("targetId"))
                 if js_truthy(entry.get("label")):
                     labels[target] = entry["label"]
                     label_timestamps[target] = entry.get("timestamp")
@@ -340,7 +311,7 @@ class SessionManager:
                 f"{damaged_sidecar_path(self._session_file)} aside or make it writable, then open the "
                 "session again."
             )
-        rewrite_file(self._session_file, _serialize(self._file_entries))
+        rewrite_file(self._session_file, serialize_records(self._file_entries))
 
     def _write_entry(self, entry: Entry) -> None:
         if not self._persist or not self._session_file:
@@ -348,19 +319,21 @@ class SessionManager:
         if not self._flushed:
             if not self._has_conversation:
                 return
-            write_new_file(self._session_file, _serialize(self._file_entries))
+            write_new_file(self._session_file, serialize_records(self._file_entries))
             self._flushed = True
         else:
             append_line(self._session_file, jsjson.dumps(entry) + "\n")
 
     def _add(self, kind: str, fields: Mapping[str, Any] | None = None, *,
-             head: Mapping[str, Any] | None = None) -> Entry:
+             head: Mapping[str, Any] | None = None) -> str:
         """Append ``{type, **head, id, parentId, timestamp, **fields}`` at the leaf — pi's key
-        order, which byte-compatible files depend on (custom entries put their own keys first)."""
-        entry: Entry = {"type": kind, **(head or {}), "id": self._new_id(), "parentId": self._leaf_id,
+        order, which byte-compatible files depend on (custom entries put their own keys first).
+        Returns the new entry's id."""
+        entry_id = self._new_id()
+        entry: Entry = {"type": kind, **(head or {}), "id": entry_id, "parentId": self._leaf_id,
                         "timestamp": iso_now(), **(fields or {})}
         self._append_entry(entry)
-        return entry
+        return entry_id
 
     def _append_entry(self, entry: Entry) -> None:
         previous_leaf = self._leaf_id
@@ -414,22 +387,22 @@ class SessionManager:
         Compaction and branch summaries are entries of their own: use :meth:`append_compaction`
         and :meth:`branch_with_summary`. Returns the new entry id.
         """
-        return self._add("message", {"message": dict(message)})["id"]  # type: ignore[no-any-return]
+        return self._add("message", {"message": dict(message)})
 
     def append_thinking_level_change(self, thinking_level: str) -> str:
         """Record a thinking-level switch (``off``, ``minimal``, ``low``, ``medium``, ``high``, ``xhigh``)."""
-        return self._add("thinking_level_change", {"thinkingLevel": thinking_level})["id"]  # type: ignore[no-any-return]
+        return self._add("thinking_level_change", {"thinkingLevel": thinking_level})
 
     def append_model_change(self, provider: str, model_id: str) -> str:
         """Record a model switch; the context's model is the latest change or assistant message."""
-        return self._add("model_change", {"provider": provider, "modelId": model_id})["id"]  # type: ignore[no-any-return]
+        return self._add("model_change", {"provider": provider, "modelId": model_id})
 
     def append_usage(
         self, kind: str, provider: str, model: str, usage: Mapping[str, Any], note: str | None = None
     ) -> Entry:
         """Record model usage that is not an assistant message (e.g. ``cache_warm``); returns the entry."""
         fields = {"kind": kind, "provider": provider, "model": model, "usage": dict(usage)}
-        return self._add("usage", {**fields, "note": note} if note else fields)
+        return self._by_id[self._add("usage", {**fields, "note": note} if note else fields)]
 
     def append_compaction(
         self,
@@ -468,11 +441,11 @@ class SessionManager:
     def append_custom_entry(self, custom_type: str, data: Any = UNSET) -> str:
         """Store extension state; the LLM never sees it. Omit ``data`` to write no ``data`` key."""
         head = {"customType": custom_type, **({} if data is UNSET else {"data": data})}
-        return self._add("custom", head=head)["id"]  # type: ignore[no-any-return]
+        return self._add("custom", head=head)
 
     def append_session_info(self, name: str) -> str:
         """Name the session (newlines become spaces, then trimmed); an empty name clears it."""
-        return self._add("session_info", {"name": js_trim(_NEWLINES_RE.sub(" ", name))})["id"]  # type: ignore[no-any-return]
+        return self._add("session_info", {"name": js_trim(_NEWLINES_RE.sub(" ", name))})
 
     def get_session_name(self) -> str | None:
         """The latest ``session_info`` name in file order (any branch); None when unnamed or cleared."""
@@ -492,7 +465,7 @@ class SessionManager:
             "display": display,
             **_given(details=details),
         }
-        return self._add("custom_message", head=head)["id"]  # type: ignore[no-any-return]
+        return self._add("custom_message", head=head)
 
     def append_context_edit(self, target_id: str, replacement: Mapping[str, Any] | None) -> str:
         """Replace (``{"content": ...}``) or hide (``None``) an earlier entry's content, on this branch.
@@ -521,20 +494,20 @@ class SessionManager:
             normalized = {"content": [{"type": "text", "text": replacement["content"]}]}
         else:
             normalized = dict(replacement)
-        return self._add("context_edit", {"targetId": target_id, "replacement": normalized})["id"]  # type: ignore[no-any-return]
+        return self._add("context_edit", {"targetId": target_id, "replacement": normalized})
 
     def append_label_change(self, target_id: str, label: str | None = None) -> str:
         """Set a label on an entry; ``None`` or ``""`` clears it. Labels never reach the LLM."""
         if target_id not in self._by_id:
             raise EntryNotFoundError(target_id)
-        entry = self._add("label", {"targetId": target_id, **_given(label=label)})
+        entry_id = self._add("label", {"targetId": target_id, **_given(label=label)})
         if label:
             self._labels[target_id] = label
-            self._label_timestamps[target_id] = entry["timestamp"]
+            self._label_timestamps[target_id] = self._by_id[entry_id]["timestamp"]
         else:
             self._labels.pop(target_id, None)
             self._label_timestamps.pop(target_id, None)
-        return entry["id"]  # type: ignore[no-any-return]
+        return entry_id
 
     # --- reading the tree ----------------------------------------------------------------------
 
@@ -658,8 +631,7 @@ class SessionManager:
         from_id = self._leaf_id if self._leaf_id is not None else "root"
         self._leaf_id = branch_from_id
         optional = _given(details=details, usage=dict(usage) if usage is not None else None, fromHook=from_hook)
-        entry = self._add("branch_summary", {"fromId": from_id, "summary": summary, **optional})
-        return entry["id"]  # type: ignore[no-any-return]
+        return self._add("branch_summary", {"fromId": from_id, "summary": summary, **optional})
 
     def create_branched_session(self, leaf_id: str) -> str | None:
         """Extract the root→``leaf_id`` path into a new session (new id, new file, same directory).
@@ -671,64 +643,14 @@ class SessionManager:
         path = self.get_branch(leaf_id)
         if not path:
             raise EntryNotFoundError(leaf_id)
-        kept: builtins.list[Entry] = []
-        replacement_for_label: dict[Any, Any] = {}
-        pending_labels: builtins.list[Any] = []
-        parent_id: Any = None
-        for entry in path:
-            if entry.get("type") == "label":
-                pending_labels.append(entry.get("id"))
-                continue
-            for label_id in pending_labels:
-                replacement_for_label[label_id] = entry.get("id")
-            pending_labels.clear()
-            copy = dict(entry)
-            copy["parentId"] = parent_id
-            if entry.get("type") == "compaction":
-                first_kept = entry.get("firstKeptEntryId")
-                if first_kept != entry.get("id"):
-                    first_kept = replacement_for_label.get(first_kept, first_kept)
-                copy["firstKeptEntryId"] = first_kept
-            kept.append(copy)
-            parent_id = entry.get("id")
-        new_id = uuidv7()
-        timestamp = iso_now()
-        new_file = os.path.join(self._session_dir, session_file_name(timestamp, new_id))
-        header: Entry = {
-            "type": "session",
-            "version": CURRENT_SESSION_VERSION,
-            "id": new_id,
-            "timestamp": timestamp,
-            "cwd": self._cwd,
-        }
-        if self._persist and previous_file is not None:
-            header["parentSession"] = previous_file
-        path_ids: set[Any] = {entry.get("id") for entry in kept}
-        labels_to_write = [
-            (target, label, self._label_timestamps.get(target))
-            for target, label in self._labels.items()
-            if target in path_ids
-        ]
-        label_parent = kept[-1].get("id") if kept else None
-        label_entries: builtins.list[Entry] = []
-        for target, label, label_timestamp in labels_to_write:
-            label_entry: Entry = {
-                "type": "label",
-                "id": generate_entry_id(path_ids),
-                "parentId": label_parent or None,
-            }
-            if label_timestamp is not None:
-                label_entry["timestamp"] = label_timestamp
-            label_entry["targetId"] = target
-            label_entry["label"] = label
-            path_ids.add(label_entry["id"])
-            label_entries.append(label_entry)
-            label_parent = label_entry["id"]
-        self._file_entries = [header, *kept, *label_entries]
-        self._session_id = new_id
+        entries = branched_entries(path, self._labels, self._label_timestamps)
+        header = new_header(self._cwd, parent_session=previous_file if self._persist else None)
+        self._file_entries = [header, *entries]
+        self._session_id = header["id"]
         self._build_index()
         if not self._persist:
             return None
+        new_file = session_file_path(self._session_dir, header)
         self._session_file = new_file
         if self._has_conversation:
             self._rewrite_file()
@@ -744,7 +666,7 @@ class SessionManager:
         cwd: str, session_dir: str | None = None, *, id: str | None = None, parent_session: str | None = None
     ) -> SessionManager:
         """A new session for ``cwd`` in ``session_dir`` (default ``<agentDir>/sessions/--<cwd>--``)."""
-        directory = normalize_path(session_dir) if session_dir else get_default_session_dir(cwd)
+        directory = session_directory(cwd, session_dir)
         return SessionManager(cwd, directory, None, True, id=id, parent_session=parent_session)
 
     @staticmethod
@@ -775,10 +697,8 @@ class SessionManager:
     @staticmethod
     def continue_recent(cwd: str, session_dir: str | None = None) -> SessionManager:
         """Open the most recently modified session for ``cwd``, or create one (``pi --continue``)."""
-        directory = normalize_path(session_dir) if session_dir else get_default_session_dir(cwd)
-        filter_cwd = session_dir is not None and resolve_path(directory) != get_default_session_dir_path(cwd)
-        most_recent = listing.find_most_recent_session(directory, resolve_path(cwd) if filter_cwd else None)
-        return SessionManager(cwd, directory, most_recent, True)
+        scope = session_scope(cwd, session_dir)
+        return SessionManager(cwd, scope.directory, find_most_recent_session(scope.directory, scope.cwd_filter), True)
 
     @staticmethod
     def in_memory(
@@ -808,99 +728,22 @@ class SessionManager:
         The copy gets a new id, the new cwd and ``parentSession`` = the source; the source is
         never modified. A v1/v2 source is migrated in the copy (pi would copy it verbatim).
         """
-        source = resolve_path(source_path)
-        resolved_cwd = resolve_path(target_cwd)
-        loaded = load_records(source)
-        if not loaded.records or not loaded.valid:
-            raise SessionError(f"Cannot fork: source session file is empty or invalid: {source}")
-        if loaded.damaged:
-            warnings.warn(
-                f"{source}: {len(loaded.damaged)} unreadable line(s) were not copied into the fork",
-                SessionFileDamagedWarning,
-                stacklevel=2,
-            )
-        records = loaded.records
-        migrate_to_current_version(records)
-        directory = normalize_path(session_dir) if session_dir else get_default_session_dir(resolved_cwd)
-        os.makedirs(directory, exist_ok=True)
-        if id is not None:
-            assert_valid_session_id(id)
-        new_id = id if id is not None else uuidv7()
-        timestamp = iso_now()
-        new_file = os.path.join(directory, session_file_name(timestamp, new_id))
-        header: Entry = {
-            "type": "session",
-            "version": CURRENT_SESSION_VERSION,
-            "id": new_id,
-            "timestamp": timestamp,
-            "cwd": resolved_cwd,
-            "parentSession": source,
-        }
-        write_new_file(new_file, _serialize([header, *(r for r in records if r.get("type") != "session")]))
-        return SessionManager(resolved_cwd, directory, new_file, True)
+        return SessionManager(*fork_session(source_path, target_cwd, session_dir, id=id), True)
 
     @staticmethod
     def find_by_id(cwd: str, session_id: str, session_dir: str | None = None) -> str | None:
         """Path of the session with exactly this id in ``cwd``'s session directory, if any."""
-        directory = normalize_path(session_dir) if session_dir else get_default_session_dir(cwd)
-        filter_cwd = session_dir is not None and resolve_path(directory) != get_default_session_dir_path(cwd)
-        resolved_cwd = resolve_path(cwd)
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            return None
-        for name in names:
-            if not name.endswith(".jsonl"):
-                continue
-            path = os.path.join(directory, name)
-            header = listing.read_header_for_discovery(path)
-            if header is None or header.get("id") != session_id:
-                continue
-            if filter_cwd:
-                header_cwd = header.get("cwd")
-                if not isinstance(header_cwd, str) or not header_cwd or resolve_path(header_cwd) != resolved_cwd:
-                    continue
-            return path
-        return None
+        return find_session_by_id(cwd, session_id, session_dir)
 
     @staticmethod
     def list(cwd: str, session_dir: str | None = None) -> builtins.list[SessionInfo]:
         """Sessions of ``cwd`` (its default directory, or ``session_dir``), newest first."""
-        directory = normalize_path(session_dir) if session_dir else get_default_session_dir(cwd)
-        filter_cwd = session_dir is not None and resolve_path(directory) != get_default_session_dir_path(cwd)
-        resolved_cwd = resolve_path(cwd)
-        sessions = listing.list_sessions_in_dir(directory)
-        if filter_cwd:
-            sessions = [s for s in sessions if s.cwd and resolve_path(s.cwd) == resolved_cwd]
-        return sessions
+        return list_sessions(cwd, session_dir)
 
     @staticmethod
     def list_all(session_dir: str | None = None) -> builtins.list[SessionInfo]:
         """Every session under ``<agentDir>/sessions`` (or only ``session_dir``), newest first."""
-        if session_dir:
-            return listing.list_sessions_in_dir(normalize_path(session_dir))
-        root = get_sessions_dir()
-        try:
-            subdirs = [entry.path for entry in os.scandir(root) if entry.is_dir() or entry.is_symlink()]
-        except OSError:
-            return []
-        candidates: builtins.list[tuple[float, str, str]] = []
-        for directory in subdirs:
-            try:
-                names = [name for name in os.listdir(directory) if name.endswith(".jsonl")]
-            except OSError:
-                continue
-            for name in names:
-                path = os.path.join(directory, name)
-                try:
-                    mtime = os.stat(path).st_mtime_ns / 1e6
-                except OSError:
-                    mtime = -math.inf
-                candidates.append((mtime, name, path))
-        candidates.sort(key=lambda item: (item[0], item[1]), reverse=True)
-        infos = [listing.build_session_info(path) for _, _, path in candidates]
-        return listing.sort_session_infos([info for info in infos if info is not None])
-
+        return list_all_sessions(session_dir)
 
 def read_header(path: str) -> Entry | None:
     """The header of a session file if its first readable line is one (no full read)."""

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import os
 import re
-from pathlib import Path
 
 import pytest
-from session_builders import asst, user
+from session_builders import chain, user
 
 from pi_memory.session import EntryNotFoundError, SessionManager
 from pi_memory.session.ids import generate_entry_id
@@ -43,13 +40,9 @@ def test_13_empty_session() -> None:
     assert sm.get_branch() == [] and sm.get_tree() == [] and sm.get_leaf_entry() is None
 
 
-def _chain(sm: SessionManager, n: int) -> list[str]:
-    return [sm.append_message(user(str(i)) if i % 2 == 0 else asst(str(i))) for i in range(n)]
-
-
 def test_14_15_16_branch() -> None:
     sm = SessionManager.in_memory("/p")
-    ids = _chain(sm, 4)
+    ids = chain(sm, 4)
     assert [e["id"] for e in sm.get_branch(ids[1])] == ids[:2]
     sm.branch(ids[0])
     new = sm.append_message(user("sibling"))
@@ -60,14 +53,14 @@ def test_14_15_16_branch() -> None:
 
 def test_17_18_tree_shape() -> None:
     sm = SessionManager.in_memory("/p")
-    ids = _chain(sm, 2)
+    ids = chain(sm, 2)
     for text in ("a", "b", "c"):
         sm.branch(ids[1])
         sm.append_message(user(text))
     assert len(sm.get_tree()[0].children[0].children) == 3
 
     sm = SessionManager.in_memory("/p")
-    one, two, three = _chain(sm, 3)
+    one, two, three = chain(sm, 3)
     sm.branch(two)
     five = sm.append_message(user("5"))
     sm.append_message(user("6"))
@@ -82,7 +75,7 @@ def test_17_18_tree_shape() -> None:
 
 def test_19_20_21_branch_with_summary() -> None:
     sm = SessionManager.in_memory("/p")
-    first, second = _chain(sm, 2)
+    first, second = chain(sm, 2)
     summary_id = sm.branch_with_summary(first, "S")
     entry = sm.get_entry(summary_id)
     assert entry is not None and sm.get_leaf_id() == summary_id
@@ -97,7 +90,7 @@ def test_19_20_21_branch_with_summary() -> None:
 
 def test_22_reset_leaf() -> None:
     sm = SessionManager.in_memory("/p")
-    _chain(sm, 2)
+    chain(sm, 2)
     sm.append_thinking_level_change("high")
     sm.reset_leaf()
     assert sm.build_session_context().messages == []
@@ -111,7 +104,7 @@ def test_22_reset_leaf() -> None:
 
 def test_23_labels() -> None:
     sm = SessionManager.in_memory("/p")
-    a, b = _chain(sm, 2)
+    a, b = chain(sm, 2)
     sm.append_label_change(a, "one")
     assert sm.get_label(a) == "one"
     sm.append_label_change(a, "two")
@@ -124,68 +117,6 @@ def test_23_labels() -> None:
     assert sm.get_tree()[0].children[0].label == "bee"
     assert all(m["role"] in ("user", "assistant") for m in sm.build_session_context().messages)
     assert len(sm.build_session_context().messages) == 2
-
-
-def test_24_25_26_create_branched_session_in_memory() -> None:
-    sm = SessionManager.in_memory("/p")
-    one, two, three = _chain(sm, 3)
-    sm.append_label_change(one, "on path")
-    sm.append_label_change(three, "off path")
-    old_id = sm.get_session_id()
-    assert sm.create_branched_session(two) is None
-    assert sm.get_session_id() != old_id
-    entries = sm.get_entries()
-    assert [e["id"] for e in entries[:2]] == [one, two]
-    assert [e["type"] for e in entries[2:]] == ["label"]
-    assert sm.get_label(one) == "on path" and sm.get_label(three) is None
-
-    sm = SessionManager.in_memory("/p")
-    e1, e2, _e3 = _chain(sm, 3)
-    sm.branch(e2)
-    e4 = sm.append_message(user("4"))
-    e5 = sm.append_message(asst("5"))
-    sm.create_branched_session(e5)
-    assert [e["id"] for e in sm.get_entries()] == [e1, e2, e4, e5]
-    with pytest.raises(EntryNotFoundError):
-        sm.create_branched_session("nonexistent")
-
-
-def test_24b_labels_in_the_middle_are_rechained() -> None:
-    sm = SessionManager.in_memory("/p")
-    a = sm.append_message(user())
-    label = sm.append_label_change(a, "L")
-    b = sm.append_message(asst())
-    compaction = sm.append_compaction("s", label, 1)
-    sm.create_branched_session(compaction)
-    entries = {e["id"]: e for e in sm.get_entries()}
-    assert entries[b]["parentId"] == a
-    assert entries[compaction]["firstKeptEntryId"] == b  # label id replaced by the next kept entry
-
-
-def test_27_28_persisted_branched_session(session_dir: str) -> None:
-    sm = SessionManager.create("/p", session_dir)
-    first = sm.append_message(user())
-    second = sm.append_message(asst())
-    old = sm.get_session_file()
-    new = sm.create_branched_session(second)
-    assert new is not None and os.path.exists(new) and new != old
-    lines = [json.loads(x) for x in Path(new).read_text().split("\n") if x]
-    assert sum(r["type"] == "session" for r in lines) == 1 and lines[0]["parentSession"] == old
-
-    sm = SessionManager.create("/p", session_dir)
-    first = sm.append_message(user())
-    sm.append_message(asst())
-    # no user/assistant message on the path → the new file waits (1.6.0: the user message counts)
-    sm.reset_leaf()
-    setup = sm.append_thinking_level_change("off")
-    new = sm.create_branched_session(setup)
-    assert new is not None and not os.path.exists(new)
-    sm.append_custom_entry("x")
-    sm.append_message(asst())
-    lines = [json.loads(x) for x in Path(new).read_text().split("\n") if x]
-    assert sum(r["type"] == "session" for r in lines) == 1
-    assert len({r["id"] for r in lines}) == len(lines)
-    assert first not in {r["id"] for r in lines}
 
 
 def test_29_custom_session_ids(session_dir: str) -> None:
