@@ -22,17 +22,12 @@ Differences from pi, all on the side of not losing data:
 from __future__ import annotations
 
 import builtins
-import functools
-import math
 import os
 import re
-import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final
 
-from . import jsjson
-from ._js import date_parse_ms, iso_now, js_trim, js_truthy
+from ._js import date_parse_ms, iso_now, js_trim
 from .branching import branched_entries, fork_session, new_header, session_file_path
 from .context import (
     SessionContext,
@@ -52,23 +47,13 @@ from .discovery import (
 )
 from .entries import Entry
 from .errors import EntryNotFoundError, SessionError, SessionFileDamagedWarning
-from .ids import generate_entry_id, index_key
+from .ids import generate_entry_id
 from .listing import SessionInfo
 from .migrate import migrate_to_current_version
 from .paths import get_default_session_dir_path, normalize_path, resolve_path
-from .store import (
-    DamagedLine,
-    HeaderScanLimitError,
-    LoadResult,
-    append_line,
-    damaged_sidecar_path,
-    load_records,
-    read_session_header,
-    rewrite_file,
-    save_damaged_lines,
-    serialize_records,
-    write_new_file,
-)
+from .persistence import SessionFile
+from .store import DamagedLine, HeaderScanLimitError, LoadResult, load_records, read_session_header
+from .tree import SessionTreeNode, branch_path, build_tree, index_entries, is_conversation
 
 __all__ = [
     "UNSET",
@@ -103,39 +88,6 @@ UNSET: Final = _Unset()
 _NEWLINES_RE: Final = re.compile(r"[\r\n]+")
 
 
-@dataclass(slots=True)
-class SessionTreeNode:
-    """A node of :meth:`SessionManager.get_tree`: the entry, its children (oldest first), its label."""
-
-    entry: Entry
-    children: list[SessionTreeNode] = field(default_factory=list)
-    label: str | None = None
-    label_timestamp: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """pi's ``SessionTreeNode`` JSON shape (``labelTimestamp``; absent keys left out)."""
-        out: dict[str, Any] = {"entry": self.entry, "children": [child.to_dict() for child in self.children]}
-        if self.label is not None:
-            out["label"] = self.label
-        if self.label_timestamp is not None:
-            out["labelTimestamp"] = self.label_timestamp
-        return out
-
-
-def _tree_compare(a: SessionTreeNode, b: SessionTreeNode) -> int:
-    diff = date_parse_ms(a.entry.get("timestamp")) - date_parse_ms(b.entry.get("timestamp"))
-    if math.isnan(diff) or diff == 0:
-        return 0  # JavaScript's sort treats a NaN comparison as equal
-    return -1 if diff < 0 else 1
-
-
-def _is_conversation(entry: Entry) -> bool:
-    if entry.get("type") != "message":
-        return False
-    message = entry.get("message")
-    return isinstance(message, dict) and message.get("role") in ("user", "assistant")
-
-
 class SessionManager:
     """One session: an append-only tree of entries, persisted to a pi-compatible JSONL file.
 
@@ -143,12 +95,6 @@ class SessionManager:
     :meth:`fork_from`. Entries are plain dicts (see :mod:`pi_memory.session.entries`); treat the
     ones you get back as read-only, they are the session's own records.
     """
-
-    damaged_lines: builtins.list[DamagedLine]
-    """Lines of the opened file that could not be read (empty for a healthy file)."""
-    damaged_sidecar: str | None
-    """``<file>.damaged`` once it holds every damaged line; ``None`` when they could not be
-    copied there (then the file is never rewritten: its lines exist nowhere else)."""
 
     def __init__(
         self,
@@ -165,20 +111,14 @@ class SessionManager:
         """Prefer the named constructors; this mirrors pi's constructor for the rare direct use."""
         self._cwd = resolve_path(cwd)
         self._session_dir = normalize_path(session_dir)
-        self._persist = persist
+        self._file = SessionFile(persist)
         self._session_id = ""
-        self._session_file: str | None = None
-        self._flushed = False
         self._has_conversation = False
         self._file_entries: builtins.list[Entry] = []
         self._by_id: dict[Any, Entry] = {}
         self._labels: dict[Any, Any] = {}
         self._label_timestamps: dict[Any, Any] = {}
-        self._leaf_id: Any = None
-        self.damaged_lines = []
-        self.damaged_sidecar = None
-        self._unsaved_damage: tuple[str, str] | None = None
-        """(file, why) when damaged lines of ``file`` could not be copied to its sidecar."""
+        self._leaf_id: str | None = None
         if persist and self._session_dir and not os.path.exists(self._session_dir):
             os.makedirs(self._session_dir, exist_ok=True)
         if session_file:
@@ -194,49 +134,37 @@ class SessionManager:
         """Switch to another session file (resume), loading it like :meth:`open` does."""
         self._set_session_file(session_file, None)
 
+    @property
+    def damaged_lines(self) -> builtins.list[DamagedLine]:
+        """Lines of the opened file that could not be read (empty for a healthy file)."""
+        return self._file.damaged_lines
+
+    @property
+    def damaged_sidecar(self) -> str | None:
+        """``<file>.damaged`` once it holds every damaged line; ``None`` when they could not be
+        copied there (then the file is never rewritten: its lines exist nowhere else)."""
+        return self._file.damaged_sidecar
+
     def _set_session_file(self, session_file: str, preloaded: LoadResult | None) -> None:
-        self._session_file = resolve_path(session_file)
-        path = self._session_file
-        self.damaged_lines = []
-        self.damaged_sidecar = None
-        self._unsaved_damage = None
+        path = resolve_path(session_file)
+        self._file.path = path
+        self._file.clear_damage()
         if os.path.exists(path):
             loaded = preloaded if preloaded is not None else load_records(path)
-            self._note_damage(path, loaded)
+            self._file.note_damage(path, loaded, stacklevel=4)
             if not loaded.valid:
                 if os.path.getsize(path) > 0:
                     raise SessionError(f"Session file is not a valid pi session: {path}")
                 self.new_session()
-                self._session_file = path
+                self._file.path = path
                 self._rewrite_file()
-                self._flushed = True
+                self._file.flushed = True
                 return
             self._load_entries(loaded.records)
-            self._flushed = True
+            self._file.flushed = True
         else:
             self.new_session()
-            self._session_file = path  # keep the explicit path (pi's --session <path>)
-
-    def _note_damage(self, path: str, loaded: LoadResult) -> None:
-        if not loaded.damaged:
-            return
-        self.damaged_lines = builtins.list(loaded.damaged)
-        sidecar = damaged_sidecar_path(path)
-        try:
-            self.damaged_sidecar = save_damaged_lines(path, loaded.damaged)
-            kept = f"; copied to {sidecar}"
-        except OSError as exc:
-            why = f"they could not be copied to {sidecar} ({exc.strerror or exc})"
-            self._unsaved_damage = (path, why)
-            kept = f"; {why}"
-        where = ", ".join(f"line {d.line} ({d.reason})" for d in loaded.damaged[:5])
-        more = f" and {len(loaded.damaged) - 5} more" if len(loaded.damaged) > 5 else ""
-        warnings.warn(
-            f"{path}: skipped {len(loaded.damaged)} unreadable line(s): {where}{more}. "
-            f"The lines stay in the file{kept}.",
-            SessionFileDamagedWarning,
-            stacklevel=4,
-        )
+            self._file.path = path  # keep the explicit path (pi's --session <path>)
 
     def new_session(self, *, id: str | None = None, parent_session: str | None = None) -> str | None:
         """Start a fresh, empty session (no file until the first user/assistant message)."""
@@ -247,11 +175,11 @@ class SessionManager:
         self._labels = {}
         self._label_timestamps = {}
         self._leaf_id = None
-        self._flushed = False
+        self._file.flushed = False
         self._has_conversation = False
-        if self._persist:
-            self._session_file = session_file_path(self._session_dir, header)
-        return self._session_file
+        if self._file.persist:
+            self._file.path = session_file_path(self._session_dir, header)
+        return self._file.path
 
     def _load_entries(
         self, records: builtins.list[Entry], *, id: str | None = None, parent_session: str | None = None
@@ -268,61 +196,15 @@ class SessionManager:
         self._build_index()
 
     def _build_index(self) -> None:
-        by_id: dict[Any, Entry] = {}
-        labels: dict[Any, Any] = {}
-        label_timestamps: dict[Any, Any] = {}
-        leaf: Any = None
-        has_conversation = False
-        for entry in self._file_entries:
-            kind = entry.get("type")
-            if kind == "session":
-                continue
-            entry_id = entry.get("id")
-            if type(entry_id) is not str:
-                entry_id = index_key(entry_id)  # a damaged file may hold a non-string id
-            by_id[entry_id] = entry
-            leaf = entry_id
-            if kind == "message":
-                if not has_conversation:
-                    has_conversation = _is_conversation(entry)
-            elif kind == "label":
-                target = index_key(entry.get("targetId"))
-                if js_truthy(entry.get("label")):
-                    labels[target] = entry["label"]
-                    label_timestamps[target] = entry.get("timestamp")
-                else:
-                    labels.pop(target, None)
-                    label_timestamps.pop(target, None)
-        self._by_id = by_id
-        self._labels = labels
-        self._label_timestamps = label_timestamps
-        self._leaf_id = leaf
-        self._has_conversation = has_conversation
+        index = index_entries(self._file_entries)
+        self._by_id = index.by_id
+        self._labels = index.labels
+        self._label_timestamps = index.label_timestamps
+        self._leaf_id = index.leaf_id
+        self._has_conversation = index.has_conversation
 
     def _rewrite_file(self) -> None:
-        if not self._persist or not self._session_file:
-            return
-        if self._unsaved_damage is not None and self._unsaved_damage[0] == self._session_file:
-            # The rewrite would leave the unreadable lines out, and no other file holds them.
-            raise SessionError(
-                f"{self._session_file} must be rewritten (an old session version is migrated to "
-                f"v3, which leaves unreadable lines out), but {len(self.damaged_lines)} unreadable "
-                f"line(s) exist only in this file: {self._unsaved_damage[1]}. Nothing was changed. Move "
-                f"{damaged_sidecar_path(self._session_file)} aside or make it writable, then open the "
-                "session again."
-            )
-        rewrite_file(self._session_file, serialize_records(self._file_entries))
-
-    def _write_entry(self, entry: Entry) -> None:
-        if not self._persist or not self._session_file:
-            return
-        if not self._flushed:
-            if not self._has_conversation:
-                return
-            write_new_file(self._session_file, serialize_records(self._file_entries))
-            self._flushed = True
-        else:
-            append_line(self._session_file, jsjson.dumps(entry) + "\n")
+        self._file.rewrite(self._file_entries)
 
     def _add(self, kind: str, fields: Mapping[str, Any] | None = None, *,
              head: Mapping[str, Any] | None = None) -> str:
@@ -341,10 +223,10 @@ class SessionManager:
         self._file_entries.append(entry)
         self._by_id[entry["id"]] = entry
         self._leaf_id = entry["id"]
-        if not previous_conversation and _is_conversation(entry):
+        if not previous_conversation and is_conversation(entry):
             self._has_conversation = True
         try:
-            self._write_entry(entry)
+            self._file.write(entry, self._file_entries, self._has_conversation)
         except BaseException:
             # An entry that did not reach the file must not become the parent of later entries.
             self._file_entries.pop()
@@ -360,7 +242,7 @@ class SessionManager:
 
     def is_persisted(self) -> bool:
         """False for :meth:`in_memory` sessions."""
-        return self._persist
+        return self._file.persist
 
     def get_cwd(self) -> str:
         return self._cwd
@@ -377,7 +259,7 @@ class SessionManager:
 
     def get_session_file(self) -> str | None:
         """The file path (it may not exist yet: the first write is lazy); None in memory."""
-        return self._session_file
+        return self._file.path
 
     # --- appending -----------------------------------------------------------------------------
 
@@ -513,7 +395,7 @@ class SessionManager:
 
     def get_leaf_id(self) -> str | None:
         """The current position; None in a new session or after :meth:`reset_leaf`."""
-        return self._leaf_id  # type: ignore[no-any-return]
+        return self._leaf_id
 
     def get_leaf_entry(self) -> Entry | None:
         return self._by_id.get(self._leaf_id) if self._leaf_id else None
@@ -530,18 +412,7 @@ class SessionManager:
 
     def get_branch(self, from_id: str | None = None) -> builtins.list[Entry]:
         """Root-first path to ``from_id`` (default: the leaf), every entry type included."""
-        start = from_id if from_id is not None else self._leaf_id
-        current = self._by_id.get(start) if start else None
-        path: builtins.list[Entry] = []
-        seen: set[int] = set()
-        by_id = self._by_id
-        while current is not None and id(current) not in seen:
-            seen.add(id(current))
-            path.append(current)
-            parent = current.get("parentId")
-            current = by_id.get(parent) if parent else None
-        path.reverse()
-        return path
+        return branch_path(self._by_id, from_id if from_id is not None else self._leaf_id)
 
     def build_context_entries(self) -> builtins.list[Entry]:
         """The entries behind the context (compaction-aware), for rendering."""
@@ -575,32 +446,7 @@ class SessionManager:
 
     def get_tree(self) -> builtins.list[SessionTreeNode]:
         """The session as a forest: roots are entries without a (known) parent; children oldest first."""
-        entries = self.get_entries()
-        nodes: dict[Any, SessionTreeNode] = {}
-        for entry in entries:
-            entry_id = entry.get("id")
-            nodes[entry_id] = SessionTreeNode(
-                entry, [], self._labels.get(entry_id), self._label_timestamps.get(entry_id)
-            )
-        roots: builtins.list[SessionTreeNode] = []
-        for entry in entries:
-            node = nodes[entry.get("id")]
-            parent_id = entry.get("parentId")
-            if parent_id is None or parent_id == entry.get("id"):
-                roots.append(node)
-                continue
-            parent = nodes.get(parent_id)
-            if parent is not None:
-                parent.children.append(node)
-            else:
-                roots.append(node)  # orphan
-        key = functools.cmp_to_key(_tree_compare)
-        stack = builtins.list(roots)
-        while stack:
-            node = stack.pop()
-            node.children.sort(key=key)
-            stack.extend(node.children)
-        return roots
+        return build_tree(self.get_entries(), self._labels, self._label_timestamps)
 
     # --- branching -----------------------------------------------------------------------------
 
@@ -639,24 +485,24 @@ class SessionManager:
         Labels on the path are re-created after it; labels elsewhere are dropped. Returns the new
         file path, or None for an in-memory session (which is replaced in place).
         """
-        previous_file = self._session_file
+        previous_file = self._file.path
         path = self.get_branch(leaf_id)
         if not path:
             raise EntryNotFoundError(leaf_id)
         entries = branched_entries(path, self._labels, self._label_timestamps)
-        header = new_header(self._cwd, parent_session=previous_file if self._persist else None)
+        header = new_header(self._cwd, parent_session=previous_file if self._file.persist else None)
         self._file_entries = [header, *entries]
         self._session_id = header["id"]
         self._build_index()
-        if not self._persist:
+        if not self._file.persist:
             return None
         new_file = session_file_path(self._session_dir, header)
-        self._session_file = new_file
+        self._file.path = new_file
         if self._has_conversation:
             self._rewrite_file()
-            self._flushed = True
+            self._file.flushed = True
         else:
-            self._flushed = False
+            self._file.flushed = False
         return new_file
 
     # --- factories -----------------------------------------------------------------------------
