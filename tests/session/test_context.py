@@ -8,7 +8,7 @@ import pytest
 from session_builders import asst, user
 
 from pi_memory.session import SessionManager, build_session_context, convert_to_llm
-from pi_memory.session.context import bash_execution_to_text
+from pi_memory.session.messages import bash_execution_to_text
 
 
 def _entry(entry_type: str, eid: str, parent: str | None, **fields: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .entries import Entry
 from .listing import SessionInfo, build_session_info, sort_session_infos
 from .paths import get_default_session_dir, get_default_session_dir_path, get_sessions_dir, normalize_path, resolve_path
-from .store import HeaderScanLimitError, read_session_header
+from .store import HeaderScanLimitError, load_records, read_session_header
 
 __all__ = [
     "SessionScope",
@@ -24,6 +24,7 @@ __all__ = [
     "list_all_sessions",
     "list_sessions",
     "list_sessions_in_dir",
+    "read_header",
     "read_header_for_discovery",
     "session_directory",
     "session_scope",
@@ -56,6 +57,15 @@ def session_scope(cwd: str, session_dir: str | None) -> SessionScope:
     directory = session_directory(cwd, session_dir)
     filtered = session_dir is not None and resolve_path(directory) != get_default_session_dir_path(cwd)
     return SessionScope(directory, resolve_path(cwd) if filtered else None)
+
+
+def read_header(path: str) -> Entry | None:
+    """The header of a session file if its first readable line is one (no full read)."""
+    try:
+        return read_session_header(path)
+    except HeaderScanLimitError:
+        loaded = load_records(path)
+        return loaded.records[0] if loaded.valid else None
 
 
 def read_header_for_discovery(path: str) -> Entry | None:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from ._js import date_parse_ms, is_js_number, js_trim, ms_to_datetime
-from .context import js_content_text
+from .messages import js_content_text
 from .store import js_truthy_json, parse_json_line
 
 __all__ = ["SessionInfo", "build_session_info", "sort_session_infos"]

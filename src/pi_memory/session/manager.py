@@ -34,7 +34,7 @@ from .context import (
     SessionProjection,
     build_session_context,
     build_session_projection,
-    get_current_system_message,
+    context_edit_replacement,
 )
 from .context import build_context_entries as _build_context_entries
 from .discovery import (
@@ -45,45 +45,19 @@ from .discovery import (
     session_directory,
     session_scope,
 )
-from .entries import Entry
-from .errors import EntryNotFoundError, SessionError, SessionFileDamagedWarning
+from .entries import UNSET, Entry
+from .errors import EntryNotFoundError, SessionError
 from .ids import generate_entry_id
 from .listing import SessionInfo
+from .messages import get_current_system_message
 from .migrate import migrate_to_current_version
 from .paths import get_default_session_dir_path, normalize_path, resolve_path
 from .persistence import SessionFile
-from .store import DamagedLine, HeaderScanLimitError, LoadResult, load_records, read_session_header
+from .store import DamagedLine, LoadResult, load_records
 from .tree import SessionTreeNode, branch_path, build_tree, index_entries, is_conversation
 
-__all__ = [
-    "UNSET",
-    "EntryNotFoundError",
-    "SessionError",
-    "SessionFileDamagedWarning",
-    "SessionManager",
-    "SessionTreeNode",
-]
+__all__ = ["SessionManager"]
 
-
-class _Unset:
-    """JavaScript ``undefined`` for optional arguments where ``None`` (``null``) is meaningful."""
-
-    _instance: _Unset | None = None
-
-    def __new__(cls) -> _Unset:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNSET"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-UNSET: Final = _Unset()
-"""Default for arguments whose absence leaves a key out of the line (``append_custom_entry`` data)."""
 
 _NEWLINES_RE: Final = re.compile(r"[\r\n]+")
 
@@ -147,24 +121,16 @@ class SessionManager:
 
     def _set_session_file(self, session_file: str, preloaded: LoadResult | None) -> None:
         path = resolve_path(session_file)
-        self._file.path = path
-        self._file.clear_damage()
-        if os.path.exists(path):
-            loaded = preloaded if preloaded is not None else load_records(path)
-            self._file.note_damage(path, loaded, stacklevel=4)
-            if not loaded.valid:
-                if os.path.getsize(path) > 0:
-                    raise SessionError(f"Session file is not a valid pi session: {path}")
-                self.new_session()
-                self._file.path = path
-                self._rewrite_file()
-                self._file.flushed = True
-                return
+        loaded = self._file.open(path, preloaded, stacklevel=4)
+        if loaded is not None and loaded.valid:
             self._load_entries(loaded.records)
             self._file.flushed = True
-        else:
-            self.new_session()
-            self._file.path = path  # keep the explicit path (pi's --session <path>)
+            return
+        self.new_session()
+        self._file.path = path  # keep the explicit path (pi's --session <path>)
+        if loaded is not None:  # an empty file: it becomes this new session
+            self._rewrite_file()
+            self._file.flushed = True
 
     def new_session(self, *, id: str | None = None, parent_session: str | None = None) -> str | None:
         """Start a fresh, empty session (no file until the first user/assistant message)."""
@@ -366,16 +332,7 @@ class SessionManager:
             raise EntryNotFoundError(target_id)
         if not any(entry.get("id") == target_id for entry in self.get_branch()):
             raise SessionError(f"Entry {target_id} is not on the active branch")
-        role = target.get("message", {}).get("role") if target.get("type") == "message" else None
-        if not (target.get("type") == "custom_message" or role in ("user", "assistant", "toolResult")):
-            raise SessionError(f"Entry {target_id} does not contribute editable model content")
-        normalized: dict[str, Any] | None
-        if replacement is None:
-            normalized = None
-        elif role in ("assistant", "toolResult") and isinstance(replacement["content"], str):
-            normalized = {"content": [{"type": "text", "text": replacement["content"]}]}
-        else:
-            normalized = dict(replacement)
+        normalized = context_edit_replacement(target_id, target, replacement)
         return self._add("context_edit", {"targetId": target_id, "replacement": normalized})
 
     def append_label_change(self, target_id: str, label: str | None = None) -> str:
@@ -591,13 +548,6 @@ class SessionManager:
         """Every session under ``<agentDir>/sessions`` (or only ``session_dir``), newest first."""
         return list_all_sessions(session_dir)
 
-def read_header(path: str) -> Entry | None:
-    """The header of a session file if its first readable line is one (no full read)."""
-    try:
-        return read_session_header(path)
-    except HeaderScanLimitError:
-        loaded = load_records(path)
-        return loaded.records[0] if loaded.valid else None
 
 
 def _given(**fields: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ Lines of an opened file that cannot be read are kept: they stay in the file, are
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Sequence
 
@@ -19,6 +20,7 @@ from .store import (
     LoadResult,
     append_line,
     damaged_sidecar_path,
+    load_records,
     rewrite_file,
     save_damaged_lines,
     serialize_records,
@@ -41,12 +43,25 @@ class SessionFile:
         self._unsaved_damage: tuple[str, str] | None = None
         """(file, why) when damaged lines of ``file`` could not be copied to its sidecar."""
 
-    def clear_damage(self) -> None:
+    def open(self, path: str, preloaded: LoadResult | None, stacklevel: int) -> LoadResult | None:
+        """Make ``path`` this session's file and read it (None when it does not exist yet).
+
+        Raises :class:`SessionError` for a non-empty file that is not a session: it is never
+        overwritten. An empty file comes back as an invalid result (the caller starts it afresh).
+        """
+        self.path = path
         self.damaged_lines = []
         self.damaged_sidecar = None
         self._unsaved_damage = None
+        if not os.path.exists(path):
+            return None
+        loaded = preloaded if preloaded is not None else load_records(path)
+        self._note_damage(path, loaded, stacklevel + 1)
+        if not loaded.valid and os.path.getsize(path) > 0:
+            raise SessionError(f"Session file is not a valid pi session: {path}")
+        return loaded
 
-    def note_damage(self, path: str, loaded: LoadResult, stacklevel: int) -> None:
+    def _note_damage(self, path: str, loaded: LoadResult, stacklevel: int) -> None:
         """Copy ``loaded``'s unreadable lines to ``<path>.damaged`` and warn (they stay in the file)."""
         if not loaded.damaged:
             return
