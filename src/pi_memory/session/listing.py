@@ -47,12 +47,16 @@ class SessionInfo:
         return self.modified.timestamp() * 1000
 
 
-def _activity_time(entry: dict[str, Any]) -> float | None:
+def _conversation_message(entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry's message when it is a user or assistant message with content (pi's
+    ``isMessageWithContent`` + role check): only those date and describe a session."""
     message = entry.get("message")
     if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" not in message:
         return None
-    if message["role"] not in ("user", "assistant"):
-        return None
+    return message if message["role"] in ("user", "assistant") else None
+
+
+def _activity_time(entry: dict[str, Any], message: dict[str, Any]) -> float | None:
     stamp: Any = message.get("timestamp")
     if is_js_number(stamp):
         return float(stamp)
@@ -97,14 +101,12 @@ def build_session_info(path: str) -> SessionInfo | None:
         if kind != "message":
             continue
         message_count += 1
-        activity = _activity_time(entry)
+        message = _conversation_message(entry)
+        if message is None:
+            continue
+        activity = _activity_time(entry, message)
         if activity is not None:
             last_activity = max(last_activity or 0.0, activity)
-        message = entry.get("message")
-        if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" not in message:
-            continue
-        if message["role"] not in ("user", "assistant"):
-            continue
         text_content = js_content_text(message["content"], " ")
         if not text_content:
             continue
