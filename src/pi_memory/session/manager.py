@@ -172,14 +172,14 @@ class SessionManager:
     def _rewrite_file(self) -> None:
         self._file.rewrite(self._file_entries)
 
-    def _add(self, kind: str, fields: Mapping[str, Any] | None = None, *,
-             head: Mapping[str, Any] | None = None) -> str:
+    def _add(self, kind: str, fields: Mapping[str, Any] | None = None, *, head: Mapping[str, Any] | None = None,
+             entry_id: str | None = None, timestamp: str | None = None) -> str:
         """Append ``{type, **head, id, parentId, timestamp, **fields}`` at the leaf — pi's key
         order, which byte-compatible files depend on (custom entries put their own keys first).
-        Returns the new entry's id."""
-        entry_id = self._new_id()
+        Returns the new entry's id (``entry_id`` when the caller needed it beforehand)."""
+        entry_id = entry_id if entry_id is not None else self._new_id()
         entry: Entry = {"type": kind, **(head or {}), "id": entry_id, "parentId": self._leaf_id,
-                        "timestamp": iso_now(), **(fields or {})}
+                        "timestamp": timestamp if timestamp is not None else iso_now(), **(fields or {})}
         self._append_entry(entry)
         return entry_id
 
@@ -270,21 +270,16 @@ class SessionManager:
         timestamp = iso_now()
         system_message = get_current_system_message(self.build_session_projection().messages)
         entry_id = self._new_id()
-        entry: Entry = {
-            "type": "compaction",
-            "id": entry_id,
-            "parentId": self._leaf_id,
-            "timestamp": timestamp,
+        fields: dict[str, Any] = {
             "summary": summary,
             "firstKeptEntryId": first_kept_entry_id if first_kept_entry_id is not None else entry_id,
             "tokensBefore": tokens_before,
+            **_given(details=details, usage=dict(usage) if usage is not None else None, fromHook=from_hook),
         }
-        entry.update(_given(details=details, usage=dict(usage) if usage is not None else None, fromHook=from_hook))
         if system_message is not None:
             system_message["timestamp"] = int(date_parse_ms(timestamp))
-            entry["systemMessage"] = system_message
-        self._append_entry(entry)
-        return entry_id
+            fields["systemMessage"] = system_message
+        return self._add("compaction", fields, entry_id=entry_id, timestamp=timestamp)
 
     def append_custom_entry(self, custom_type: str, data: Any = UNSET) -> str:
         """Store extension state; the LLM never sees it. Omit ``data`` to write no ``data`` key."""
