@@ -387,6 +387,24 @@ def test_pi_lists_our_sessions(node_peer: Any, tmp_path: Path, monkeypatch: pyte
     assert pi["findById"] == SessionManager.find_by_id(cwd, pi["list"][-1]["id"])
 
 
+def test_pi_lists_odd_text_blocks_like_we_do(node_peer: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text blocks whose ``text`` is not a string are joined as JavaScript's ``Array.join`` does."""
+    agent_dir = tmp_path / "agent"
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent_dir))
+    cwd = str(tmp_path / "proj")
+    odd = [{"type": "text", "text": "odd"}, {"type": "text", "text": True}, {"type": "text", "text": 2.0},
+           {"type": "text", "text": None}, {"type": "text"}, {"type": "image", "data": PNG, "mimeType": "image/png"}]
+    sm = SessionManager.create(cwd)
+    sm.append_message({"role": "user", "content": odd, "timestamp": _ts()})
+    sm.append_message(_assistant("fine"))
+    pi = node_peer.run_json("pi_session.mjs", "list", str(agent_dir), cwd, env={"PI_CODING_AGENT_DIR": str(agent_dir)})
+    [info] = SessionManager.list(cwd)
+    assert [(s["firstMessage"], s["allMessagesText"]) for s in pi["list"]] == [
+        (info.first_message, info.all_messages_text)
+    ]
+    assert info.first_message == "odd true 2  "
+
+
 def _random_session(rng: random.Random, sm: SessionManager) -> None:
     ids: list[str] = []
     for _ in range(rng.randint(5, 40)):

@@ -32,3 +32,8 @@ def asst(text: str = "ok", provider: str = "anthropic", model: str = "claude-tes
     }
     message.update(extra)
     return message
+
+
+def chain(sm: Any, n: int) -> list[str]:
+    """Append ``n`` messages alternating user/assistant to ``sm``; their ids."""
+    return [sm.append_message(user(str(i)) if i % 2 == 0 else asst(str(i))) for i in range(n)]

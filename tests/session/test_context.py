@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 from session_builders import asst, user
 
-from pi_memory.session import SessionManager, build_session_context, convert_to_llm
-from pi_memory.session.context import bash_execution_to_text
+from pi_memory.session import SessionError, SessionManager, build_session_context, convert_to_llm
 
 
 def _entry(entry_type: str, eid: str, parent: str | None, **fields: Any) -> dict[str, Any]:
@@ -181,42 +180,6 @@ def test_41_hidden_custom_messages_are_still_sent() -> None:
     ]
 
 
-def test_42_summary_texts() -> None:
-    llm = convert_to_llm(
-        [
-            {"role": "compactionSummary", "summary": "S", "tokensBefore": 1, "timestamp": 1},
-            {"role": "branchSummary", "summary": "S", "fromId": "x", "timestamp": 2},
-        ]
-    )
-    assert llm[0]["content"][0]["text"] == (
-        "The conversation history before this point was compacted into the following summary:\n\n"
-        "<summary>\nS\n</summary>"
-    )
-    assert llm[1]["content"][0]["text"] == (
-        "The following is a summary of a branch that this conversation came back from:\n\n<summary>\nS</summary>"
-    )
-
-
-def test_43_bash_execution_text() -> None:
-    message = {
-        "role": "bashExecution",
-        "command": "ls",
-        "output": "",
-        "exitCode": 2,
-        "cancelled": False,
-        "truncated": False,
-        "timestamp": 1,
-    }
-    assert bash_execution_to_text(message) == "Ran `ls`\n(no output)\n\nCommand exited with code 2"
-    assert convert_to_llm([message])[0]["content"][0]["text"].startswith("Ran `ls`")
-    assert convert_to_llm([{**message, "excludeFromContext": True}]) == []
-    long = {**message, "output": "x", "exitCode": 0, "cancelled": True, "truncated": True, "fullOutputPath": "/f"}
-    assert (
-        bash_execution_to_text(long)
-        == "Ran `ls`\n```\nx\n```\n\n(command cancelled)\n\n[Output truncated. Full output: /f]"
-    )
-
-
 def test_system_checkpoint_replaces_earlier_system_messages() -> None:
     sm = SessionManager.in_memory("/p")
     sm.append_message({"role": "system", "content": "base", "sections": {"a": "A"}, "timestamp": 7})
@@ -258,3 +221,23 @@ def test_context_edits(role: str) -> None:
     sm.reset_leaf()
     with pytest.raises(Exception, match="not on the active branch"):
         sm.append_context_edit(target, None)
+
+
+def test_context_edit_replacements_are_stored_as_pi_stores_them() -> None:
+    """Only assistant/toolResult string content becomes blocks (then pi keeps just the blocks);
+    other replacements are stored as given; entries that never reach the model refuse edits."""
+    sm = SessionManager.in_memory("/p")
+    u = sm.append_message(user("keep"))
+    a = sm.append_message(asst("old"))
+    system = sm.append_message({"role": "system", "content": "s", "timestamp": 1})
+    edit = sm.append_context_edit(u, {"content": "plain", "note": 1})
+    assert (sm.get_entry(edit) or {})["replacement"] == {"content": "plain", "note": 1}
+    edit = sm.append_context_edit(a, {"content": "new", "note": 1})
+    assert (sm.get_entry(edit) or {})["replacement"] == {"content": [{"type": "text", "text": "new"}]}
+    assert [m.get("content") for m in sm.build_session_context().messages][:2] == [
+        "plain", [{"type": "text", "text": "new"}]
+    ]
+    with pytest.raises(SessionError, match="does not contribute editable model content"):
+        sm.append_context_edit(system, None)
+    with pytest.raises(ValueError):  # checked before the target is looked up, as in pi
+        sm.append_context_edit("missing", {"content": 1})

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import collections
 import json
-import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
-from session_builders import asst
 
 from pi_memory.session import SessionError, SessionManager, jsjson, load_records
-from pi_memory.session.listing import find_most_recent_session
 
 HEADER = '{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}'
 MESSAGE = (
@@ -37,21 +33,6 @@ def test_44b_valid_and_malformed_middle(tmp_path: Path) -> None:
     path.write_text(HEADER + "\n{broken\n" + MESSAGE + "\n")
     loaded = load_records(str(path))
     assert len(loaded.records) == 2 and [d.line for d in loaded.damaged] == [2]
-
-
-def test_45_most_recent(tmp_path: Path) -> None:
-    assert find_most_recent_session(str(tmp_path / "missing")) is None
-    assert find_most_recent_session(str(tmp_path)) is None
-    (tmp_path / "notes.txt").write_text(HEADER)
-    (tmp_path / "bad.jsonl").write_text(MESSAGE + "\n")
-    assert find_most_recent_session(str(tmp_path)) is None
-    old, new = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    old.write_text(HEADER + "\n")
-    new.write_text(HEADER + "\n")
-    now = time.time()
-    os.utime(old, (now, now))
-    os.utime(new, (now - 100, now - 100))
-    assert find_most_recent_session(str(tmp_path)) == str(old)
 
 
 def test_46_48_empty_file_recovery(tmp_path: Path) -> None:
@@ -168,24 +149,3 @@ def test_55_before_compaction(tmp_path: Path, pi_sessions: Path) -> None:
         "bashExecution": 3,
     }
     assert ctx.model == {"provider": "anthropic", "modelId": "claude-opus-4-5"} and ctx.thinking_level == "off"
-
-
-def test_56_57_listing(tmp_path: Path) -> None:
-    directory = str(tmp_path / "sessions")
-    sm = SessionManager.create("/p", directory)
-    sm.append_message(
-        {
-            "role": "user",
-            "content": [{"type": "text", "text": "first q"}, {"type": "text", "text": "part2"}],
-            "timestamp": 1_700_000_000_000,
-        }
-    )
-    last = asst("answer")
-    last["timestamp"] = 1_700_000_005_000
-    sm.append_message(last)
-    sm.append_session_info("Named")
-    [info] = SessionManager.list("/p", directory)
-    assert info.modified_ms == 1_700_000_005_000
-    assert info.first_message == "first q part2" and info.name == "Named" and info.message_count == 2
-    assert info.all_messages_text == "first q part2 answer"
-    assert info.id == sm.get_session_id() and info.path == sm.get_session_file()

@@ -1,199 +1,54 @@
-"""Reference §7, "IDs, leaf and tree" (11–29)."""
+"""``session/tree.py``: the index over a file's records and the forest ``get_tree`` returns."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
-from pathlib import Path
+from typing import Any
 
-import pytest
-from session_builders import asst, user
-
-from pi_memory.session import EntryNotFoundError, SessionManager
-from pi_memory.session.ids import generate_entry_id
+from pi_memory.session.tree import branch_path, build_tree, index_entries
 
 
-def test_11_ids_and_parents() -> None:
-    sm = SessionManager.in_memory("/p")
-    ids = [sm.append_message(user(str(i))) for i in range(3)]
-    assert all(re.fullmatch(r"[0-9a-f]{8}", i) for i in ids)
-    assert [e["parentId"] for e in sm.get_entries()] == [None, ids[0], ids[1]]
+def _e(entry_id: Any, parent: Any, kind: str = "custom", stamp: str = "2025-01-01T00:00:00.000Z", **more: Any) -> dict:
+    return {"type": kind, "id": entry_id, "parentId": parent, "timestamp": stamp, **more}
 
 
-def test_11b_collisions_retry_then_fall_back_to_a_uuid() -> None:
-    class Everything:
-        def __contains__(self, item: object) -> bool:
-            return True
-
-    assert re.fullmatch(r"[0-9a-f-]{36}", generate_entry_id(Everything()))
-
-
-def test_12_leaf_follows_appends() -> None:
-    sm = SessionManager.in_memory("/p")
-    assert sm.get_leaf_id() is None
-    a = sm.append_message(user())
-    assert sm.get_leaf_id() == a
-    b = sm.append_thinking_level_change("high")
-    assert sm.get_leaf_id() == b
-
-
-def test_13_empty_session() -> None:
-    sm = SessionManager.in_memory("/p")
-    assert sm.get_branch() == [] and sm.get_tree() == [] and sm.get_leaf_entry() is None
+def test_the_index_survives_damaged_ids_and_tracks_labels() -> None:
+    odd_id: list[str] = ["not", "a", "string"]
+    records = [
+        {"type": "session", "id": "s"},
+        _e("a", None, "message", message={"role": "custom", "content": "x"}),
+        _e(odd_id, "a"),
+        _e("l1", "a", "label", targetId="a", label="first"),
+        _e("l2", "a", "label", targetId=odd_id, label="odd"),
+        _e("l3", "a", "label", targetId="a", label=""),  # clears "first"
+    ]
+    index = index_entries(records)
+    assert "a" in index.by_id and len(index.by_id) == 5 and index.leaf_id == "l3"
+    assert list(index.labels.values()) == ["odd"]
+    assert not index.has_conversation  # a custom-role message is not conversation
+    records.append(_e("u", "l3", "message", message={"role": "user", "content": "hi"}))
+    assert index_entries(records).has_conversation
 
 
-def _chain(sm: SessionManager, n: int) -> list[str]:
-    return [sm.append_message(user(str(i)) if i % 2 == 0 else asst(str(i))) for i in range(n)]
+def test_branch_path_ends_at_a_cycle() -> None:
+    by_id = {"a": _e("a", "b"), "b": _e("b", "a")}
+    assert [e["id"] for e in branch_path(by_id, "a")] == ["b", "a"]
+    assert branch_path(by_id, None) == [] and branch_path(by_id, "missing") == []
 
 
-def test_14_15_16_branch() -> None:
-    sm = SessionManager.in_memory("/p")
-    ids = _chain(sm, 4)
-    assert [e["id"] for e in sm.get_branch(ids[1])] == ids[:2]
-    sm.branch(ids[0])
-    new = sm.append_message(user("sibling"))
-    assert sm.get_entry(new)["parentId"] == ids[0]  # type: ignore[index]
-    with pytest.raises(EntryNotFoundError, match="Entry nonexistent not found"):
-        sm.branch("nonexistent")
-
-
-def test_17_18_tree_shape() -> None:
-    sm = SessionManager.in_memory("/p")
-    ids = _chain(sm, 2)
-    for text in ("a", "b", "c"):
-        sm.branch(ids[1])
-        sm.append_message(user(text))
-    assert len(sm.get_tree()[0].children[0].children) == 3
-
-    sm = SessionManager.in_memory("/p")
-    one, two, three = _chain(sm, 3)
-    sm.branch(two)
-    five = sm.append_message(user("5"))
-    sm.append_message(user("6"))
-    sm.branch(five)
-    sm.append_message(user("7"))
-    node2 = sm.get_tree()[0].children[0]
-    assert node2.entry["id"] == two and len(node2.children) == 2
-    node5 = next(c for c in node2.children if c.entry["id"] == five)
-    assert len(node5.children) == 2
-    assert sm.get_children(two)[0]["id"] == three and sm.get_children(None)[0]["id"] == one
-
-
-def test_19_20_21_branch_with_summary() -> None:
-    sm = SessionManager.in_memory("/p")
-    first, second = _chain(sm, 2)
-    summary_id = sm.branch_with_summary(first, "S")
-    entry = sm.get_entry(summary_id)
-    assert entry is not None and sm.get_leaf_id() == summary_id
-    assert entry["parentId"] == first and entry["summary"] == "S"
-    assert entry["fromId"] == second  # pi 1.6.0: the leaf we left (the interop test pins this)
-    sm.reset_leaf()
-    root = sm.get_entry(sm.branch_with_summary(None, "S"))
-    assert root is not None and root["parentId"] is None and root["fromId"] == "root"
-    with pytest.raises(EntryNotFoundError):
-        sm.branch_with_summary("nonexistent", "S")
-
-
-def test_22_reset_leaf() -> None:
-    sm = SessionManager.in_memory("/p")
-    _chain(sm, 2)
-    sm.append_thinking_level_change("high")
-    sm.reset_leaf()
-    assert sm.build_session_context().messages == []
-    new = sm.append_message(user("fresh"))
-    assert sm.get_entry(new)["parentId"] is None  # type: ignore[index]
-    ctx = sm.build_session_context()
-    assert [m["content"][0]["text"] for m in ctx.messages] == ["fresh"]
-    assert ctx.thinking_level == "off" and ctx.model is None
-    assert len(sm.get_tree()) == 2
-
-
-def test_23_labels() -> None:
-    sm = SessionManager.in_memory("/p")
-    a, b = _chain(sm, 2)
-    sm.append_label_change(a, "one")
-    assert sm.get_label(a) == "one"
-    sm.append_label_change(a, "two")
-    assert sm.get_label(a) == "two"
-    sm.append_label_change(a)
-    assert sm.get_label(a) is None
-    with pytest.raises(EntryNotFoundError, match="Entry non-existent not found"):
-        sm.append_label_change("non-existent", "x")
-    sm.append_label_change(b, "bee")
-    assert sm.get_tree()[0].children[0].label == "bee"
-    assert all(m["role"] in ("user", "assistant") for m in sm.build_session_context().messages)
-    assert len(sm.build_session_context().messages) == 2
-
-
-def test_24_25_26_create_branched_session_in_memory() -> None:
-    sm = SessionManager.in_memory("/p")
-    one, two, three = _chain(sm, 3)
-    sm.append_label_change(one, "on path")
-    sm.append_label_change(three, "off path")
-    old_id = sm.get_session_id()
-    assert sm.create_branched_session(two) is None
-    assert sm.get_session_id() != old_id
-    entries = sm.get_entries()
-    assert [e["id"] for e in entries[:2]] == [one, two]
-    assert [e["type"] for e in entries[2:]] == ["label"]
-    assert sm.get_label(one) == "on path" and sm.get_label(three) is None
-
-    sm = SessionManager.in_memory("/p")
-    e1, e2, _e3 = _chain(sm, 3)
-    sm.branch(e2)
-    e4 = sm.append_message(user("4"))
-    e5 = sm.append_message(asst("5"))
-    sm.create_branched_session(e5)
-    assert [e["id"] for e in sm.get_entries()] == [e1, e2, e4, e5]
-    with pytest.raises(EntryNotFoundError):
-        sm.create_branched_session("nonexistent")
-
-
-def test_24b_labels_in_the_middle_are_rechained() -> None:
-    sm = SessionManager.in_memory("/p")
-    a = sm.append_message(user())
-    label = sm.append_label_change(a, "L")
-    b = sm.append_message(asst())
-    compaction = sm.append_compaction("s", label, 1)
-    sm.create_branched_session(compaction)
-    entries = {e["id"]: e for e in sm.get_entries()}
-    assert entries[b]["parentId"] == a
-    assert entries[compaction]["firstKeptEntryId"] == b  # label id replaced by the next kept entry
-
-
-def test_27_28_persisted_branched_session(session_dir: str) -> None:
-    sm = SessionManager.create("/p", session_dir)
-    first = sm.append_message(user())
-    second = sm.append_message(asst())
-    old = sm.get_session_file()
-    new = sm.create_branched_session(second)
-    assert new is not None and os.path.exists(new) and new != old
-    lines = [json.loads(x) for x in Path(new).read_text().split("\n") if x]
-    assert sum(r["type"] == "session" for r in lines) == 1 and lines[0]["parentSession"] == old
-
-    sm = SessionManager.create("/p", session_dir)
-    first = sm.append_message(user())
-    sm.append_message(asst())
-    # no user/assistant message on the path → the new file waits (1.6.0: the user message counts)
-    sm.reset_leaf()
-    setup = sm.append_thinking_level_change("off")
-    new = sm.create_branched_session(setup)
-    assert new is not None and not os.path.exists(new)
-    sm.append_custom_entry("x")
-    sm.append_message(asst())
-    lines = [json.loads(x) for x in Path(new).read_text().split("\n") if x]
-    assert sum(r["type"] == "session" for r in lines) == 1
-    assert len({r["id"] for r in lines}) == len(lines)
-    assert first not in {r["id"] for r in lines}
-
-
-def test_29_custom_session_ids(session_dir: str) -> None:
-    sm = SessionManager.in_memory("/p", id="my-custom-id")
-    assert sm.get_session_id() == "my-custom-id" and (sm.get_header() or {})["id"] == "my-custom-id"
-    assert SessionManager.in_memory("/p").get_session_id()
-    assert SessionManager.in_memory("/p", parent_session="p").get_session_id()
-    with pytest.raises(ValueError):
-        SessionManager.in_memory("/p", id="../escape")
-    made = SessionManager.create("/p", session_dir, id="abc")
-    assert (made.get_session_file() or "").endswith("_abc.jsonl")
+def test_the_forest_sorts_children_by_time_and_keeps_orphans_as_roots() -> None:
+    entries = [
+        _e("r", None),
+        _e("late", "r", stamp="2025-01-01T00:00:09.000Z"),
+        _e("early", "r", stamp="2025-01-01T00:00:01.000Z"),
+        _e("undated", "early", stamp="not a date"),
+        _e("dated", "early", stamp="2025-01-01T00:00:00.000Z"),
+        _e("orphan", "gone"),
+        _e("self", "self"),
+    ]
+    roots = build_tree(entries, {"r": "L"}, {"r": "2025"})
+    assert [n.entry["id"] for n in roots] == ["r", "orphan", "self"]
+    assert (roots[0].label, roots[0].label_timestamp) == ("L", "2025")
+    assert [n.entry["id"] for n in roots[0].children] == ["early", "late"]
+    # a NaN comparison counts as equal (JavaScript's sort): file order stays
+    assert [n.entry["id"] for n in roots[0].children[0].children] == ["undated", "dated"]
+    assert roots[0].to_dict()["label"] == "L" and roots[0].to_dict()["labelTimestamp"] == "2025"

@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from pi_memory.base import content_text
 from pi_memory.cli import terminal
 from pi_memory.cli.calls import ConcurrentCalls
 from pi_memory.cli.options import API_KEY_HELP, BASE_URL_HELP, endpoint_overrides
@@ -35,7 +36,6 @@ from pi_memory.host import (
 from pi_memory.host.context import UI
 from pi_memory.host.types import NotifyLevel
 from pi_memory.providers import ModelNotFoundError
-from pi_memory.providers.convert import content_text
 from pi_memory.session import SessionError, SessionManager
 
 __all__ = ["chat"]

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pi_memory.base import content_text
 from pi_memory.session import convert_to_llm, get_current_system_message
 
 from .types import Context, Model
@@ -23,18 +24,6 @@ __all__ = ["NO_RESULT_TEXT", "content_text", "prepare_messages", "system_prompt_
 NO_RESULT_TEXT = "No result provided"
 _USER_IMAGE_PLACEHOLDER = "(image omitted: model does not support images)"
 _TOOL_IMAGE_PLACEHOLDER = "(tool image omitted: model does not support images)"
-
-
-def content_text(content: Any, separator: str = "\n") -> str:
-    """The text of a string or a list of blocks (non-text blocks ignored)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return separator.join(
-            b["text"] for b in content if isinstance(b, Mapping) and b.get("type") == "text"
-            and isinstance(b.get("text"), str)
-        )
-    return ""
 
 
 def system_prompt_text(context: Context) -> str:

@@ -23,9 +23,10 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Final, Literal, TypeAlias
 
+from pi_memory.base import content_text
+
 from ._builder import MessageBuilder
 from .base import BaseProvider
-from .convert import content_text
 from .types import Context, Model, ModelCost, StreamOptions
 
 __all__ = ["SCRIPTED_API", "Reply", "ScriptFunction", "ScriptedProvider", "scripted_model"]

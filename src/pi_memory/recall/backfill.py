@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pi_memory.base import searchable_text
 from pi_memory.recall.types import RecallIndex, Record
 from pi_memory.session import parse_records
 
@@ -34,24 +35,6 @@ ECHO_TOOLS = frozenset({"memory_add", "memory_replace", "memory_remove", "memory
 BATCH = 256
 #: What a backfill or reindex tells its ``step`` callback before the index's closing ``flush``.
 FLUSH_STEP = "building the search index"
-
-
-def _block_text(content: Any) -> str:
-    """Text of a message's content: a string, or text blocks joined (images noted, thinking and
-    tool-call arguments left out: they repeat what the visible text and tool results say)."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts = []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
-            parts.append(block["text"])
-        elif block.get("type") == "image":
-            parts.append("[image]")
-    return "\n".join(p for p in parts if p)
 
 
 def _iso(entry: dict[str, Any], message: dict[str, Any]) -> str:
@@ -82,7 +65,7 @@ def records_from_entries(
             continue
         if role not in INDEXED_ROLES or (role == "toolResult" and message.get("toolName") in ECHO_TOOLS):
             continue
-        text = _block_text(content).strip()
+        text = searchable_text(content).strip()
         if not text:
             continue
         entry_id = entry.get("id") if isinstance(entry.get("id"), str) else None

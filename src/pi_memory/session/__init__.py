@@ -24,24 +24,18 @@ if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
         build_context_entries,
         build_session_context,
         build_session_projection,
-        convert_to_llm,
-        get_current_system_message,
     )
-    from .entries import CURRENT_SESSION_VERSION, Entry
+    from .discovery import read_header
+    from .entries import CURRENT_SESSION_VERSION, UNSET, Entry
+    from .errors import EntryNotFoundError, SessionError, SessionFileDamagedWarning
     from .ids import uuidv7
     from .listing import SessionInfo
-    from .manager import (
-        UNSET,
-        EntryNotFoundError,
-        SessionError,
-        SessionFileDamagedWarning,
-        SessionManager,
-        SessionTreeNode,
-        read_header,
-    )
+    from .manager import SessionManager
+    from .messages import convert_to_llm, get_current_system_message
     from .migrate import migrate_to_current_version
     from .paths import get_agent_dir, get_default_session_dir, get_sessions_dir, session_dir_from_env
     from .store import DamagedLine, LoadResult, load_records, parse_records
+    from .tree import SessionTreeNode
 
 __all__ = [
     "CURRENT_SESSION_VERSION",

@@ -18,34 +18,22 @@ from typing import Any, Final
 
 from ._js import date_parse_ms, js_truthy
 from .entries import Entry
+from .errors import SessionError
+from .ids import index_key
 from .store import gc_paused
 
 __all__ = [
-    "BRANCH_SUMMARY_PREFIX",
-    "BRANCH_SUMMARY_SUFFIX",
-    "COMPACTION_SUMMARY_PREFIX",
-    "COMPACTION_SUMMARY_SUFFIX",
     "ProjectedEntry",
     "SessionContext",
     "SessionProjection",
-    "bash_execution_to_text",
     "build_context_entries",
     "build_session_context",
     "build_session_path",
     "build_session_projection",
-    "convert_to_llm",
-    "get_current_system_message",
+    "context_edit_replacement",
+    "edit_content",
     "session_entry_to_context_messages",
 ]
-
-COMPACTION_SUMMARY_PREFIX: Final = (
-    "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
-)
-COMPACTION_SUMMARY_SUFFIX: Final = "\n</summary>"
-BRANCH_SUMMARY_PREFIX: Final = (
-    "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
-)
-BRANCH_SUMMARY_SUFFIX: Final = "</summary>"
 
 _LEAF_DEFAULT: Final[Any] = object()
 
@@ -95,7 +83,7 @@ class SessionProjection:
 
 
 def _index(entries: Iterable[Entry]) -> dict[Any, Entry]:
-    return {_hashable(entry.get("id")): entry for entry in entries}
+    return {index_key(entry.get("id")): entry for entry in entries}
 
 
 def _lookup(index: Mapping[Any, Entry], key: Any) -> Entry | None:
@@ -244,6 +232,33 @@ def _select_context_entries(path: list[Entry], compaction_index: int | None = No
     return selected
 
 
+def edit_content(role: Any, content: Any) -> Any:
+    """A context edit's content as a message of ``role`` takes it: assistant and toolResult
+    content is always blocks, so a string becomes one text block (when stored and when applied)."""
+    if role in ("assistant", "toolResult") and isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return content
+
+
+def context_edit_replacement(
+    target_id: str, target: Entry, replacement: Mapping[str, Any] | None
+) -> dict[str, Any] | None:
+    """The ``replacement`` a context edit of ``target`` stores (pi's ``appendContextEdit``).
+
+    Raises :class:`SessionError` unless ``target`` is a user, assistant or toolResult message or
+    a custom message — the entries whose content reaches the model.
+    """
+    kind = target.get("type")
+    role = target.get("message", {}).get("role") if kind == "message" else None
+    if not (kind == "custom_message" or role in ("user", "assistant", "toolResult")):
+        raise SessionError(f"Entry {target_id} does not contribute editable model content")
+    if replacement is None:
+        return None
+    content = replacement["content"]
+    edited = edit_content(role, content)
+    return dict(replacement) if edited is content else {"content": edited}  # pi keeps only the blocks
+
+
 def _project(entry: Entry, edit: Entry | None) -> list[dict[str, Any]]:
     messages = session_entry_to_context_messages(entry)
     if edit is None:
@@ -258,11 +273,8 @@ def _project(entry: Entry, edit: Entry | None) -> list[dict[str, Any]]:
             out.append(message)
             continue
         edited = dict(message)
-        new_content = replacement.get("content") if isinstance(replacement, dict) else None
-        if role in ("assistant", "toolResult") and isinstance(new_content, str):
-            edited["content"] = [{"type": "text", "text": new_content}]
-        elif isinstance(replacement, dict) and "content" in replacement:
-            edited["content"] = new_content
+        if isinstance(replacement, dict) and "content" in replacement:
+            edited["content"] = edit_content(role, replacement["content"])
         else:
             edited.pop("content", None)  # JavaScript: content becomes undefined and is not written
         out.append(edited)
@@ -323,7 +335,7 @@ def _analyze(path: list[Entry]) -> tuple[Any, Any, list[Entry], dict[Any, Entry]
         edit_sources = [i for i in edit_positions if id(path[i]) in kept]
     edits: dict[Any, Entry] = {}
     for i in reversed(edit_sources):  # ascending file position: the latest edit wins
-        edits[_hashable(path[i].get("targetId"))] = path[i]
+        edits[index_key(path[i].get("targetId"))] = path[i]
     return thinking, model, selected, edits
 
 
@@ -345,19 +357,11 @@ def _project_path(path: list[Entry], projected: list[ProjectedEntry] | None) -> 
         if kind == "compaction" and position > 0:
             contributed: list[dict[str, Any]] = []  # only the newest compaction (first) summarizes
         else:
-            contributed = _project(entry, edits.get(_hashable(entry.get("id"))) if edits else None)
+            contributed = _project(entry, edits.get(index_key(entry.get("id"))) if edits else None)
         messages.extend(contributed)
         if projected is not None:
             projected.append(ProjectedEntry(entry, contributed))
     return thinking, model, messages
-
-
-def _hashable(value: Any) -> Any:
-    try:
-        hash(value)
-    except TypeError:
-        return ("unhashable", id(value))
-    return value
 
 
 def build_session_context(
@@ -372,149 +376,3 @@ def build_session_context(
         path = build_session_path(entries, leaf_id, by_id)
         thinking_level, model, messages = _project_path(path, None)
     return SessionContext(messages, thinking_level, model)
-
-
-def _content_text(content: Any, separator: str = "\n") -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return separator.join(
-        _js_string(block.get("text")) for block in content if isinstance(block, dict) and block.get("type") == "text"
-    )
-
-
-def _js_string(value: Any) -> str:
-    """``Array.prototype.join`` element conversion for the values text blocks hold."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    from .jsjson import js_number  # local: only odd files reach this
-
-    if isinstance(value, (bool, int, float)):
-        return js_number(value)
-    return str(value)
-
-
-def get_current_system_message(messages: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """Replay every ``system`` message into one (pi-ai's ``getCurrentSystemMessage``).
-
-    Later content is appended, ``sections`` are patched by name (``None`` removes one), and tools
-    are added and removed by name. None when there is no system message and no tool.
-    """
-    content: list[str] = []
-    sections: dict[Any, Any] = {}
-    tools: dict[Any, Any] = {}
-    timestamp: Any = None
-    for message in messages:
-        if message.get("role") != "system":
-            continue
-        if timestamp is None:
-            timestamp = message.get("timestamp")
-        text = _content_text(message.get("content"))
-        if text:
-            content.append(text)
-        raw_sections = message.get("sections")
-        if isinstance(raw_sections, dict):
-            for name in _js_key_order(raw_sections):
-                value = raw_sections[name]
-                if value is None:
-                    sections.pop(name, None)
-                else:
-                    sections[name] = value
-        removed = message.get("toolsRemoved")
-        for tool in removed if isinstance(removed, list) else []:
-            if isinstance(tool, dict):
-                tools.pop(_hashable(tool.get("name")), None)
-        added = message.get("toolsAdded")
-        for tool in added if isinstance(added, list) else []:
-            if isinstance(tool, dict):
-                tools[_hashable(tool.get("name"))] = tool
-    if timestamp is None and not tools:
-        return None
-    result: dict[str, Any] = {"role": "system", "content": "\n\n".join(content)}
-    if sections:
-        result["sections"] = sections
-    if tools:
-        result["toolsAdded"] = list(tools.values())
-    result["timestamp"] = 0 if timestamp is None else timestamp
-    return result
-
-
-def _js_key_order(obj: Mapping[str, Any]) -> list[str]:
-    """Object.keys order: array-index keys ascending first, then the rest in insertion order."""
-    keys = list(obj)
-    index_keys = [k for k in keys if k.isdigit() and k.isascii() and (k == "0" or k[0] != "0")]
-    if not index_keys:
-        return keys
-    index_keys = [k for k in index_keys if int(k) <= 2**32 - 2]
-    index_set = set(index_keys)
-    return sorted(index_keys, key=int) + [k for k in keys if k not in index_set]
-
-
-def _template(message: Mapping[str, Any], key: str) -> str:
-    """A value as a JavaScript template literal prints it (``undefined``/``null`` included)."""
-    if key not in message:
-        return "undefined"
-    value = message[key]
-    return "null" if value is None else _js_string(value)
-
-
-def bash_execution_to_text(message: Mapping[str, Any]) -> str:
-    """The user text a ``bashExecution`` message becomes for the LLM (pi's ``bashExecutionToText``)."""
-    text = f"Ran `{_template(message, 'command')}`\n"
-    output = message.get("output")
-    if js_truthy(output):
-        text += f"```\n{_template(message, 'output')}\n```"
-    else:
-        text += "(no output)"
-    exit_code = message.get("exitCode")
-    if js_truthy(message.get("cancelled")):
-        text += "\n\n(command cancelled)"
-    elif exit_code is not None and exit_code != 0:
-        text += f"\n\nCommand exited with code {_template(message, 'exitCode')}"
-    if js_truthy(message.get("truncated")) and js_truthy(message.get("fullOutputPath")):
-        text += f"\n\n[Output truncated. Full output: {_template(message, 'fullOutputPath')}]"
-    return text
-
-
-def convert_to_llm(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """pi's ``convertToLlm``: custom, bash, branch and compaction messages become user messages.
-
-    Hidden custom messages (``display: false``) are still sent; ``details`` never is.
-    """
-    out: list[dict[str, Any]] = []
-    for message in messages:
-        role = message.get("role")
-        if role == "bashExecution":
-            if js_truthy(message.get("excludeFromContext")):
-                continue
-            text = bash_execution_to_text(message)
-            out.append(_user([{"type": "text", "text": text}], message))
-        elif role == "custom":
-            content = message.get("content")
-            if isinstance(content, str):
-                out.append(_user([{"type": "text", "text": content}], message))
-            elif "content" in message:
-                out.append(_user(content, message))
-            else:  # content undefined stays undefined
-                user = _user(None, message)
-                del user["content"]
-                out.append(user)
-        elif role == "branchSummary":
-            text = BRANCH_SUMMARY_PREFIX + _template(message, "summary") + BRANCH_SUMMARY_SUFFIX
-            out.append(_user([{"type": "text", "text": text}], message))
-        elif role == "compactionSummary":
-            text = COMPACTION_SUMMARY_PREFIX + _template(message, "summary") + COMPACTION_SUMMARY_SUFFIX
-            out.append(_user([{"type": "text", "text": text}], message))
-        elif role in ("system", "user", "assistant", "toolResult"):
-            out.append(dict(message))
-    return out
-
-
-def _user(content: Any, source: Mapping[str, Any]) -> dict[str, Any]:
-    user: dict[str, Any] = {"role": "user", "content": content}
-    if "timestamp" in source:
-        user["timestamp"] = source["timestamp"]
-    return user

@@ -11,9 +11,10 @@ A key that is absent is JavaScript ``undefined`` and is not written; ``None`` is
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
+from typing import Any, Final, Literal, NotRequired, TypeAlias, TypedDict
 
 __all__ = [
+    "UNSET",
     "AgentMessage",
     "AssistantMessage",
     "BashExecutionMessage",
@@ -51,6 +52,27 @@ Entry: TypeAlias = dict[str, Any]
 """How entries are held at run time: the parsed dict, unknown keys and key order included."""
 
 CURRENT_SESSION_VERSION = 3
+
+
+class _Unset:
+    """JavaScript ``undefined`` for optional arguments where ``None`` (``null``) is meaningful."""
+
+    _instance: _Unset | None = None
+
+    def __new__(cls) -> _Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNSET: Final = _Unset()
+"""Default for arguments whose absence leaves a key out of the line (``append_custom_entry`` data)."""
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted", "pending", "deferred"]
 

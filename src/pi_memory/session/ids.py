@@ -14,9 +14,9 @@ import threading
 import time
 import uuid
 from collections.abc import Container
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["assert_valid_session_id", "generate_entry_id", "uuidv7"]
+__all__ = ["assert_valid_session_id", "generate_entry_id", "index_key", "uuidv7"]
 
 _MAX_SEQUENCE: Final = (1 << 41) - 1
 _lock = threading.Lock()
@@ -72,3 +72,16 @@ def assert_valid_session_id(session_id: str) -> None:
             "Session id must be non-empty, contain only alphanumeric characters, '-', '_', and '.', "
             "and start and end with an alphanumeric character"
         )
+
+
+def index_key(value: Any) -> Any:
+    """``value`` as a dict key for an id index: itself, or a key of its own when unhashable.
+
+    A damaged file may hold a list or an object where an id belongs; such an entry is still
+    indexed (pi indexes it under its stringified value) but never matches a real id.
+    """
+    try:
+        hash(value)
+    except TypeError:
+        return ("unhashable", id(value))
+    return value

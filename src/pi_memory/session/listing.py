@@ -1,7 +1,7 @@
-"""Session discovery and listing metadata, following pi 1.6.0 (``list``, ``listAll``, ``--continue``).
+"""What a session picker shows about one file (pi 1.6.0's ``SessionInfo``, ``buildSessionInfo``).
 
-Listing reads each file line by line and never writes; unreadable files and files whose first
-parsed line is not a header are not sessions and are left out, as in pi.
+Listing reads each file line by line and never writes; an unreadable file, or one whose first
+parsed line is not a header, is not a session. Finding the files is :mod:`.discovery`'s job.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from datetime import datetime
 from typing import Any, Final
 
 from ._js import date_parse_ms, is_js_number, js_trim, ms_to_datetime
-from .store import HeaderScanLimitError, _parse_line, js_truthy_json, read_session_header
+from .messages import js_content_text
+from .store import js_truthy_json, parse_json_line
 
-__all__ = ["SessionInfo", "build_session_info", "find_most_recent_session", "list_sessions_in_dir"]
+__all__ = ["SessionInfo", "build_session_info", "sort_session_infos"]
 
 _LINE_BREAK_RE: Final = re.compile(r"\r\n|\r|\n")  # Node readline with crlfDelay: Infinity
 
@@ -46,30 +47,21 @@ class SessionInfo:
         return self.modified.timestamp() * 1000
 
 
-def _activity_time(entry: dict[str, Any]) -> float | None:
+def _conversation_message(entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry's message when it is a user or assistant message with content (pi's
+    ``isMessageWithContent`` + role check): only those date and describe a session."""
     message = entry.get("message")
     if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" not in message:
         return None
-    if message["role"] not in ("user", "assistant"):
-        return None
+    return message if message["role"] in ("user", "assistant") else None
+
+
+def _activity_time(entry: dict[str, Any], message: dict[str, Any]) -> float | None:
     stamp: Any = message.get("timestamp")
     if is_js_number(stamp):
         return float(stamp)
     ms = date_parse_ms(entry.get("timestamp"))
     return None if math.isnan(ms) else ms
-
-
-def _text_content(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, dict) and block.get("type") == "text":
-            text = block.get("text")
-            parts.append(text if isinstance(text, str) else "" if text is None else str(text))
-    return " ".join(parts)
 
 
 def build_session_info(path: str) -> SessionInfo | None:
@@ -90,7 +82,7 @@ def build_session_info(path: str) -> SessionInfo | None:
     for line in _LINE_BREAK_RE.split(text):
         if not js_trim(line):
             continue
-        entry, error = _parse_line(line, 0, len(line))
+        entry, error = parse_json_line(line, 0, len(line))
         if error is not None or not js_truthy_json(entry):
             continue
         if not isinstance(entry, dict):
@@ -109,15 +101,13 @@ def build_session_info(path: str) -> SessionInfo | None:
         if kind != "message":
             continue
         message_count += 1
-        activity = _activity_time(entry)
+        message = _conversation_message(entry)
+        if message is None:
+            continue
+        activity = _activity_time(entry, message)
         if activity is not None:
             last_activity = max(last_activity or 0.0, activity)
-        message = entry.get("message")
-        if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" not in message:
-            continue
-        if message["role"] not in ("user", "assistant"):
-            continue
-        text_content = _text_content(message["content"])
+        text_content = js_content_text(message["content"], " ")
         if not text_content:
             continue
         all_messages.append(text_content)
@@ -152,47 +142,3 @@ def sort_session_infos(sessions: list[SessionInfo]) -> list[SessionInfo]:
     """Newest ``modified`` first; the sort is stable, as JavaScript's is."""
     sessions.sort(key=lambda info: info.modified, reverse=True)
     return sessions
-
-
-def list_sessions_in_dir(directory: str) -> list[SessionInfo]:
-    """Every session file in one directory, newest first."""
-    try:
-        names = [name for name in os.listdir(directory) if name.endswith(".jsonl")]
-    except OSError:
-        return []
-    names.sort(reverse=True)
-    infos = [build_session_info(os.path.join(directory, name)) for name in names]
-    return sort_session_infos([info for info in infos if info is not None])
-
-
-def read_header_for_discovery(path: str) -> dict[str, Any] | None:
-    """Best effort: unreadable or oversized files are simply not sessions."""
-    try:
-        return read_session_header(path)
-    except (OSError, HeaderScanLimitError):
-        return None
-
-
-def find_most_recent_session(directory: str, cwd_filter: str | None = None) -> str | None:
-    """The ``*.jsonl`` with the newest mtime whose first parsed line is a header (``--continue``).
-
-    ``cwd_filter`` (already resolved) keeps only sessions whose header ``cwd`` resolves to it.
-    """
-    from .paths import resolve_path
-
-    try:
-        names = [name for name in os.listdir(directory) if name.endswith(".jsonl")]
-        files = [(os.stat(os.path.join(directory, n)).st_mtime_ns, os.path.join(directory, n)) for n in names]
-    except OSError:
-        return None
-    files.sort(key=lambda item: item[0], reverse=True)
-    for _, path in files:
-        header = read_header_for_discovery(path)
-        if header is None:
-            continue
-        if cwd_filter is not None:
-            header_cwd = header.get("cwd")
-            if not isinstance(header_cwd, str) or not header_cwd or resolve_path(header_cwd) != cwd_filter:
-                continue
-        return path
-    return None

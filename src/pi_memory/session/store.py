@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -35,10 +35,12 @@ __all__ = [
     "append_line",
     "damaged_sidecar_path",
     "load_records",
+    "parse_json_line",
     "parse_records",
     "read_session_header",
     "rewrite_file",
     "save_damaged_lines",
+    "serialize_records",
     "write_new_file",
 ]
 
@@ -83,7 +85,7 @@ class LoadResult:
         return first.get("type") == "session" and isinstance(first.get("id"), str)
 
 
-def _parse_line(text: str, start: int, stop: int) -> tuple[Any, str | None]:
+def parse_json_line(text: str, start: int, stop: int) -> tuple[Any, str | None]:
     """Parse ``text[start:stop]`` as one JSON value, as ``JSON.parse`` would; (value, error)."""
     pos = start
     if pos < stop and text[pos] in " \t\r":
@@ -106,6 +108,12 @@ def _line_error(line: str) -> str:
     except (ValueError, RecursionError) as exc:
         return f"malformed JSON: {exc}"
     return "malformed JSON"
+
+
+def serialize_records(records: Iterable[Entry]) -> str:
+    """Session lines for ``records``: pi's ``JSON.stringify`` of each, one per line."""
+    dumps = jsjson.dumps
+    return "".join([dumps(record) + "\n" for record in records])
 
 
 @contextlib.contextmanager
@@ -243,7 +251,7 @@ def _parse_one(
     """The general rules for one line (blank, whitespace, non-objects, errors)."""
     if start == stop or not js_trim(text[start:stop]):
         return
-    value, error = _parse_line(text, start, stop)
+    value, error = parse_json_line(text, start, stop)
     if error is None and type(value) is not dict:
         if not js_truthy_json(value):
             return  # JSON.parse gave a falsy value; pi skips it silently
@@ -311,7 +319,7 @@ def read_session_header(path: str) -> Entry | None:
             raw = data[pos:nl]
         text = raw.decode("utf-8", errors="replace")
         if js_trim(text):
-            value, error = _parse_line(text, 0, len(text))
+            value, error = parse_json_line(text, 0, len(text))
             if error is None and js_truthy_json(value):
                 if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
                     return value

@@ -24,10 +24,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from pi_memory.backends import close_store, redact, store_problem
+from pi_memory.base import content_text
 from pi_memory.host import AbortSignal, ExtensionAPI
 from pi_memory.host.settings import load_settings
 from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, create_memory_tools
-from pi_memory.providers.convert import content_text
 
 from . import command
 from .dream import DreamingReport, DreamOptions, dream, dream_location, dreaming_report

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pi_memory.base import content_text
 from pi_memory.session import SessionInfo, SessionManager, load_records
 from pi_memory.session._js import date_parse_ms, is_js_number
 
@@ -45,14 +46,6 @@ class Turn:
 def iso_ms(ms: float) -> str:
     """Unix milliseconds as JavaScript's ``toISOString`` (UTC, milliseconds, ``Z``)."""
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, Mapping) and b.get("type") == "text")
-    return ""
 
 
 def _time(entry: Mapping[str, Any], message: Mapping[str, Any]) -> float:
@@ -89,9 +82,9 @@ def session_turns(entries: Iterable[Mapping[str, Any]], session_id: str, since_m
         role = message.get("role")
         if role == "user":
             flush()
-            pending = _Pending(str(entry.get("id")), _text(message.get("content")), _time(entry, message))
+            pending = _Pending(str(entry.get("id")), content_text(message.get("content")), _time(entry, message))
         elif role == "assistant" and pending is not None:
-            text = _text(message.get("content"))
+            text = content_text(message.get("content"))
             if text:
                 pending.parts.append(text)
             pending.provider = str(message.get("provider") or "unknown")
