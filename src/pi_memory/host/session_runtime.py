@@ -21,8 +21,8 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from pi_memory.base import content_text
 from pi_memory.providers import Model, ModelRegistry, Provider, StreamOptions
-from pi_memory.providers.convert import content_text
 from pi_memory.session import SessionManager
 from pi_memory.session.entries import Entry
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from pi_memory.base import content_text
 from pi_memory.providers import Context, Model, Provider, StreamOptions
-from pi_memory.providers.convert import content_text
 from pi_memory.session import convert_to_llm
 
 from .tokens import compact_json, js_len

@@ -18,8 +18,8 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pi_memory.base import content_text
 from pi_memory.providers import Model, Provider, StreamOptions, is_context_overflow
-from pi_memory.providers.convert import content_text
 from pi_memory.session import SessionManager
 
 from .agent import AgentRun, LoopConfig, custom_message, run_agent_loop, user_message

@@ -19,7 +19,7 @@ from pi_memory.session import convert_to_llm, get_current_system_message
 
 from .types import Context, Model
 
-__all__ = ["NO_RESULT_TEXT", "content_text", "prepare_messages", "system_prompt_text"]
+__all__ = ["NO_RESULT_TEXT", "prepare_messages", "system_prompt_text"]
 
 NO_RESULT_TEXT = "No result provided"
 _USER_IMAGE_PLACEHOLDER = "(image omitted: model does not support images)"
