@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pi_memory.backends import describe_dsn, redact
-from pi_memory.backends.dsn import dsn_problem
+from pi_memory.backends import describe_dsn, dsn_problem, redact
 from pi_memory.recall.types import IndexUnavailableError
 
 if TYPE_CHECKING:
