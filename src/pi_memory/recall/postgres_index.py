@@ -37,7 +37,7 @@ from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
 from pi_memory.recall.postgres_lexical import TsLexical
 from pi_memory.recall.postgres_schema import connect, create_messages_table
-from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
+from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
 from pi_memory.recall.text import dense_query
 from pi_memory.recall.types import (
     AccessStat,
@@ -45,6 +45,7 @@ from pi_memory.recall.types import (
     Filters,
     Hit,
     Record,
+    index_info,
     normalize_record,
 )
 
@@ -380,16 +381,16 @@ class PostgresIndex:
             return [AccessStat(r[0], r[1], int(r[2]), r[3]) for r in rows]
 
     def iter_records(self, batch: int = 1000) -> Iterator[list[Record]]:
-        last = 0
-        while self._has_table():
+        """Every stored record in insertion order (what ``reindex`` re-embeds)."""
+
+        def page(last: int) -> list[tuple[Any, ...]]:
             with self._lock:
-                rows = self._db.execute(
-                    f"SELECT {COLUMNS} FROM {self._table} WHERE seq > %s ORDER BY seq LIMIT %s", (last, batch)
-                ).fetchall()
-            if not rows:
-                return
-            last = rows[-1][0]
-            yield [record_from_row(r) for r in rows]
+                if not self._has_table():
+                    return []
+                sql = f"SELECT {COLUMNS} FROM {self._table} WHERE seq > %s ORDER BY seq LIMIT %s"
+                return self._db.execute(sql, (last, batch)).fetchall()
+
+        return record_pages(page)
 
     def info(self) -> dict[str, Any]:
         with self._lock:
@@ -398,15 +399,7 @@ class PostgresIndex:
             if self._has_table():
                 row = self._db.execute("SELECT pg_total_relation_size(%s)", (self._table,)).fetchone()
                 size = int(row[0]) if row else 0
-            return {
-                "backend": self.backend,
-                "location": redact(self.url, self.url),
-                "count": self.count(),
-                "size_bytes": size,
-                "embedder": space[0] if space else None,
-                "dimension": space[1] if space else None,
-                "embedder_in_use": self.embedder.id,
-            }
+            return index_info(self, redact(self.url, self.url), self.count(), size, space, self.embedder.id)
 
     def close(self) -> None:
         with self._lock:

@@ -31,7 +31,7 @@ from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.filters import filter_sql
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import VectorCache, rank
-from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
+from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
 from pi_memory.recall.sqlite_lexical import FtsLexical
 from pi_memory.recall.sqlite_schema import DAMAGED, connect, unusable
 from pi_memory.recall.text import dense_query
@@ -41,6 +41,7 @@ from pi_memory.recall.types import (
     Filters,
     Hit,
     Record,
+    index_info,
     normalize_record,
 )
 
@@ -380,31 +381,20 @@ class SQLiteIndex:
 
     def iter_records(self, batch: int = 1000) -> Iterator[list[Record]]:
         """Every stored record in insertion order (what ``reindex`` re-embeds)."""
-        last = 0
-        while True:
+
+        def page(last: int) -> list[tuple[Any, ...]]:
             with self._lock:
-                rows = self._db.execute(
-                    f"SELECT {COLUMNS} FROM messages WHERE seq > ? ORDER BY seq LIMIT ?", (last, batch)
-                ).fetchall()
-            if not rows:
-                return
-            last = rows[-1][0]
-            yield [record_from_row(r) for r in rows]
+                sql = f"SELECT {COLUMNS} FROM messages WHERE seq > ? ORDER BY seq LIMIT ?"
+                return self._db.execute(sql, (last, batch)).fetchall()
+
+        return record_pages(page)
 
     @_damage_named
     def info(self) -> dict[str, Any]:
         with self._lock:
             space = self._space()
             size = sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
-            return {
-                "backend": self.backend,
-                "location": str(self.path),
-                "count": self.count(),
-                "size_bytes": size,
-                "embedder": space[0] if space else None,
-                "dimension": space[1] if space else None,
-                "embedder_in_use": self.embedder.id,
-            }
+            return index_info(self, str(self.path), self.count(), size, space, self.embedder.id)
 
     def close(self) -> None:
         with self._lock:
