@@ -11,9 +11,16 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pi_memory.recall import Embedder, EmbedderMismatchError, Filters, Record, SQLiteIndex, get_embedder
-from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.sqlite_index import DenseMirror
+from pi_memory.recall import (
+    DenseMirror,
+    Embedder,
+    EmbedderMismatchError,
+    Filters,
+    Record,
+    SearchConfig,
+    SQLiteIndex,
+    get_embedder,
+)
 
 from .conftest import record
 

@@ -22,7 +22,7 @@ from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.open import default_index_path, open_index
 from pi_memory.recall.safety import guard_hit, guard_hits
 from pi_memory.recall.service import ImportantMemory, RecallService
-from pi_memory.recall.sqlite_index import SQLiteIndex
+from pi_memory.recall.sqlite_index import DenseMirror, SQLiteIndex
 from pi_memory.recall.types import (
     AccessStat,
     EmbedderMismatchError,
@@ -37,6 +37,7 @@ from pi_memory.recall.types import (
 __all__ = [
     "DEFAULT_DECAY_RATE",
     "AccessStat",
+    "DenseMirror",
     "Embedder",
     "EmbedderMismatchError",
     "Filters",
