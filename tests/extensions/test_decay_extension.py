@@ -4,7 +4,6 @@ configurable rate (settings section or extension config)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -20,6 +19,8 @@ from pi_memory.host import HeadlessUI, SessionRuntime
 from pi_memory.providers import Reply, ScriptedProvider, scripted_model
 from pi_memory.recall import open_index
 from pi_memory.session import SessionManager
+
+pytestmark = pytest.mark.anyio
 
 
 async def make_runtime(tmp_path: Path, script: Sequence[Reply],
@@ -59,7 +60,7 @@ def seed(url: str, days_old: float) -> None:
         index.close()
 
 
-def test_weights_change_after_accesses_and_the_counts_persist(tmp_path: Path) -> None:
+async def test_weights_change_after_accesses_and_the_counts_persist(tmp_path: Path) -> None:
     url = str(tmp_path / "recall.db")
     seed(url, days_old=200)  # exp(-0.0001 · 4800 h) = 0.619: below 0.7 until recalled twice
     config = {"url": url}
@@ -69,16 +70,13 @@ def test_weights_change_after_accesses_and_the_counts_persist(tmp_path: Path) ->
               call("search_memory", query="where is the wifi password?", topK=1), "Still the vault.",
               call("get_important_memories", limit=50), "The wifi one."]
 
-    async def go() -> list[dict[str, Any]]:
-        rt, _ = await make_runtime(tmp_path, script, lambda pi: recall_extension(pi, config),
-                                   lambda pi: decay_extension(pi, config))
-        for prompt in ("What do you remember?", "Anything important?", "wifi?", "wifi again?", "Important now?"):
-            await rt.prompt(prompt)
-        results = tool_results(rt.session_manager)
-        await rt.shutdown()
-        return results
+    rt, _ = await make_runtime(tmp_path, script, lambda pi: recall_extension(pi, config),
+                               lambda pi: decay_extension(pi, config))
+    for prompt in ("What do you remember?", "Anything important?", "wifi?", "wifi again?", "Important now?"):
+        await rt.prompt(prompt)
+    before_low, before, first_search, second_search, after = tool_results(rt.session_manager)
+    await rt.shutdown()
 
-    before_low, before, first_search, second_search, after = asyncio.run(go())
     def old(result: dict[str, Any]) -> list[dict[str, Any]]:  # this session's own messages are fresh (1.0)
         return [m for m in result["details"]["memories"] if m["sessionId"] == "old"]
 
@@ -105,7 +103,7 @@ def test_weights_change_after_accesses_and_the_counts_persist(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("where", ["settings", "config"])
-def test_the_rate_is_configurable(tmp_path: Path, _isolated_home: Path, where: str) -> None:
+async def test_the_rate_is_configurable(tmp_path: Path, _isolated_home: Path, where: str) -> None:
     url = str(tmp_path / "recall.db")
     seed(url, days_old=30)  # default rate: weight 0.93; at 0.001/h: exp(-0.72) = 0.49
     config: dict[str, Any] = {"url": url}
@@ -117,20 +115,16 @@ def test_the_rate_is_configurable(tmp_path: Path, _isolated_home: Path, where: s
     else:
         decay_config["rate"] = 0.001
 
-    async def go() -> dict[str, Any]:
-        rt, _ = await make_runtime(tmp_path, [call("get_important_memories", threshold=0.0), "ok"],
-                                   lambda pi: decay_extension(pi, decay_config))
-        await rt.prompt("What matters?")
-        (result,) = tool_results(rt.session_manager)
-        await rt.shutdown()
-        return result
-
-    result = asyncio.run(go())
+    rt, _ = await make_runtime(tmp_path, [call("get_important_memories", threshold=0.0), "ok"],
+                               lambda pi: decay_extension(pi, decay_config))
+    await rt.prompt("What matters?")
+    (result,) = tool_results(rt.session_manager)
+    await rt.shutdown()
     assert result["details"]["rate"] == 0.001
     assert [m["weight"] for m in result["details"]["memories"]] == pytest.approx([math.exp(-0.72)] * 2, abs=1e-3)
 
 
-def test_blocked_memories_keep_their_id_but_not_their_text(tmp_path: Path) -> None:
+async def test_blocked_memories_keep_their_id_but_not_their_text(tmp_path: Path) -> None:
     url = str(tmp_path / "recall.db")
     index = open_index(url)
     try:
@@ -139,15 +133,11 @@ def test_blocked_memories_keep_their_id_but_not_their_text(tmp_path: Path) -> No
     finally:
         index.close()
 
-    async def go() -> dict[str, Any]:
-        rt, _ = await make_runtime(tmp_path, [call("get_important_memories"), "ok"],
-                                   lambda pi: decay_extension(pi, {"url": url}))
-        await rt.prompt("What matters?")
-        (result,) = tool_results(rt.session_manager)
-        await rt.shutdown()
-        return result
-
-    result = asyncio.run(go())
+    rt, _ = await make_runtime(tmp_path, [call("get_important_memories"), "ok"],
+                               lambda pi: decay_extension(pi, {"url": url}))
+    await rt.prompt("What matters?")
+    (result,) = tool_results(rt.session_manager)
+    await rt.shutdown()
     (memory,) = result["details"]["memories"]
     assert memory["id"] == "p:1" and memory["text"].startswith("[BLOCKED:") and "prompt_injection" in memory["blocked"]
     assert "Ignore all previous" not in result["content"][0]["text"]

@@ -74,7 +74,10 @@ def lookup_tool(pi: Any) -> None:
         if "audit" in event.prompt else None)
 
 
-def test_every_message_kind_is_indexed_and_searchable_after_the_flush(tmp_path: Path) -> None:
+pytestmark = pytest.mark.anyio
+
+
+async def test_every_message_kind_is_indexed_and_searchable_after_the_flush(tmp_path: Path) -> None:
     url = str(tmp_path / "recall.db")
     exts: list[RecallExtension] = []
     script = ["Noted: the staging database moved.",
@@ -82,68 +85,62 @@ def test_every_message_kind_is_indexed_and_searchable_after_the_flush(tmp_path: 
               "I will remember the audit.",
               search_call("where was the staging database moved?", topK=3), "Frankfurt, you said."]
 
-    async def go() -> None:
-        rt, provider = await make_runtime(tmp_path, script, loaded({"url": url, "flushInterval": 0.2}, exts),
-                                          lookup_tool)
-        await rt.prompt("We moved the staging database to the Frankfurt region last week.")
-        await rt.prompt("Where is the build server?")
-        await rt.prompt("Do not forget the audit.")
-        service = exts[0].service
-        assert service is not None
-        # 3 user, 3 assistant texts (a bare tool call has none), a tool result, a custom message; no
-        # flush was asked for: the interval (5 s by default, 0.2 here) writes them
-        wait_until(lambda: service.index.count() >= 8)
-        sm = rt.session_manager
-        sid = sm.get_session_id()
-        stored = {h.id: h for h in service.index.get([f"{sid}:{e['id']}" for e in sm.get_entries()])}
-        roles = sorted(h.role for h in stored.values())
-        assert roles == ["assistant"] * 3 + ["custom", "toolResult"] + ["user"] * 3
-        tool_hit = next(h for h in stored.values() if h.role == "toolResult")
-        assert tool_hit.text == "The build server runs in Frankfurt, rack 12."
-        assert tool_hit.metadata["toolName"] == "lookup"
-        entry = sm.get_entry(tool_hit.metadata["entry_id"])
-        assert entry is not None and tool_hit.timestamp == entry["timestamp"] and tool_hit.session_id == sid
-        assert next(h for h in stored.values() if h.role == "custom").metadata["customType"] == "note"
+    rt, provider = await make_runtime(tmp_path, script, loaded({"url": url, "flushInterval": 0.2}, exts),
+                                      lookup_tool)
+    await rt.prompt("We moved the staging database to the Frankfurt region last week.")
+    await rt.prompt("Where is the build server?")
+    await rt.prompt("Do not forget the audit.")
+    service = exts[0].service
+    assert service is not None
+    # 3 user, 3 assistant texts (a bare tool call has none), a tool result, a custom message; no
+    # flush was asked for: the interval (5 s by default, 0.2 here) writes them
+    wait_until(lambda: service.index.count() >= 8)
+    sm = rt.session_manager
+    sid = sm.get_session_id()
+    stored = {h.id: h for h in service.index.get([f"{sid}:{e['id']}" for e in sm.get_entries()])}
+    roles = sorted(h.role for h in stored.values())
+    assert roles == ["assistant"] * 3 + ["custom", "toolResult"] + ["user"] * 3
+    tool_hit = next(h for h in stored.values() if h.role == "toolResult")
+    assert tool_hit.text == "The build server runs in Frankfurt, rack 12."
+    assert tool_hit.metadata["toolName"] == "lookup"
+    entry = sm.get_entry(tool_hit.metadata["entry_id"])
+    assert entry is not None and tool_hit.timestamp == entry["timestamp"] and tool_hit.session_id == sid
+    assert next(h for h in stored.values() if h.role == "custom").metadata["customType"] == "note"
 
-        await rt.prompt("What did I say about staging?")
-        result = tool_results(sm)[-1]
-        text = text_of(result)
-        first = next(e for e in sm.get_entries() if e["type"] == "message")
-        blocks = re.findall(r"^\[([^\]]+)\] \(similarity: (0\.\d\d|1\.00)\) (\w+) · (\S+)\n(.*)$", text, re.M)
-        assert 1 <= len(blocks) <= 3, text
-        mine = next(b for b in blocks if b[0] == f"{sid}:{first['id']}")
-        said = "We moved the staging database to the Frankfurt region last week."
-        assert mine[2:] == ("user", first["timestamp"], said)
-        details = result["details"]
-        assert details["success"] is True and details["query"] == "where was the staging database moved?"
-        assert [r["id"] for r in details["results"]] == [b[0] for b in blocks]
-        assert all(r["sessionId"] == sid for r in details["results"])
-        # the model saw the tool's text
-        seen = [m for m in provider.requests[-1].messages if m["role"] == "toolResult"]
-        assert text_of(seen[-1]) == text  # what the model read
-        await rt.shutdown()
-
-    asyncio.run(go())
+    await rt.prompt("What did I say about staging?")
+    result = tool_results(sm)[-1]
+    text = text_of(result)
+    first = next(e for e in sm.get_entries() if e["type"] == "message")
+    blocks = re.findall(r"^\[([^\]]+)\] \(similarity: (0\.\d\d|1\.00)\) (\w+) · (\S+)\n(.*)$", text, re.M)
+    assert 1 <= len(blocks) <= 3, text
+    mine = next(b for b in blocks if b[0] == f"{sid}:{first['id']}")
+    said = "We moved the staging database to the Frankfurt region last week."
+    assert mine[2:] == ("user", first["timestamp"], said)
+    details = result["details"]
+    assert details["success"] is True and details["query"] == "where was the staging database moved?"
+    assert [r["id"] for r in details["results"]] == [b[0] for b in blocks]
+    assert all(r["sessionId"] == sid for r in details["results"])
+    # the model saw the tool's text
+    seen = [m for m in provider.requests[-1].messages if m["role"] == "toolResult"]
+    assert text_of(seen[-1]) == text  # what the model read
+    await rt.shutdown()
 
 
-def test_ten_messages_flush_at_once_and_shutdown_flushes_the_rest(tmp_path: Path) -> None:
+async def test_ten_messages_flush_at_once_and_shutdown_flushes_the_rest(tmp_path: Path) -> None:
     url = str(tmp_path / "recall.db")
     exts: list[RecallExtension] = []
 
-    async def go() -> None:
-        rt, _ = await make_runtime(tmp_path, [f"Reply {n}." for n in range(6)],
-                                   loaded({"url": url, "flushInterval": 3600}, exts))
-        for n in range(5):
-            await rt.prompt(f"Message number {n} about topic {n}.")
-        service = exts[0].service
-        assert service is not None
-        wait_until(lambda: service.index.count() == 10)  # the 10-message batch, long before the interval
-        await rt.prompt("One more.")
-        await asyncio.sleep(0.2)
-        assert service.index.count() == 10 and service.pending == 2
-        await rt.shutdown()
-
-    asyncio.run(go())
+    rt, _ = await make_runtime(tmp_path, [f"Reply {n}." for n in range(6)],
+                               loaded({"url": url, "flushInterval": 3600}, exts))
+    for n in range(5):
+        await rt.prompt(f"Message number {n} about topic {n}.")
+    service = exts[0].service
+    assert service is not None
+    wait_until(lambda: service.index.count() == 10)  # the 10-message batch, long before the interval
+    await rt.prompt("One more.")
+    await asyncio.sleep(0.2)
+    assert service.index.count() == 10 and service.pending == 2
+    await rt.shutdown()
     index = open_index(url)
     try:
         assert index.count() == 12  # shutdown flushed the last two
@@ -175,27 +172,24 @@ class GatedEmbedder:
         return self._inner.embed(texts)
 
 
-def test_a_turn_never_waits_on_indexing(tmp_path: Path) -> None:
+async def test_a_turn_never_waits_on_indexing(tmp_path: Path) -> None:
     order: list[str] = []
     embedder = GatedEmbedder(order)
     exts: list[RecallExtension] = []
 
-    async def go() -> None:
-        rt, _ = await make_runtime(tmp_path, ["First answer.", "Second answer."],
-                                   loaded({"url": str(tmp_path / "recall.db"), "batchSize": 1,
-                                           "embedder": embedder}, exts))
-        rt.subscribe(lambda event: order.append(event.type) if event.type == "agent_end" else None)
-        await rt.prompt("Index me while I keep talking.")
-        assert await asyncio.to_thread(embedder.entered.wait, 10)  # the worker is stuck inside embed()...
-        await rt.prompt("And the next turn runs too.")  # ...and whole turns still complete
-        assert order == ["agent_end", "agent_end"]  # nothing was embedded before both turns ended
-        service = exts[0].service
-        assert service is not None and service.index.count() == 0 and service.pending == 4
-        embedder.gate.set()
-        await rt.shutdown()  # flushes: now the writes happen
-        assert order[:3] == ["agent_end", "agent_end", "embedded"]
-
-    asyncio.run(go())
+    rt, _ = await make_runtime(tmp_path, ["First answer.", "Second answer."],
+                               loaded({"url": str(tmp_path / "recall.db"), "batchSize": 1,
+                                       "embedder": embedder}, exts))
+    rt.subscribe(lambda event: order.append(event.type) if event.type == "agent_end" else None)
+    await rt.prompt("Index me while I keep talking.")
+    assert await asyncio.to_thread(embedder.entered.wait, 10)  # the worker is stuck inside embed()...
+    await rt.prompt("And the next turn runs too.")  # ...and whole turns still complete
+    assert order == ["agent_end", "agent_end"]  # nothing was embedded before both turns ended
+    service = exts[0].service
+    assert service is not None and service.index.count() == 0 and service.pending == 4
+    embedder.gate.set()
+    await rt.shutdown()  # flushes: now the writes happen
+    assert order[:3] == ["agent_end", "agent_end", "embedded"]
     index = open_index(str(tmp_path / "recall.db"), embedder=embedder)
     try:
         assert index.count() == 4
@@ -203,7 +197,7 @@ def test_a_turn_never_waits_on_indexing(tmp_path: Path) -> None:
         index.close()
 
 
-def test_poisoned_history_comes_back_as_a_placeholder(tmp_path: Path) -> None:
+async def test_poisoned_history_comes_back_as_a_placeholder(tmp_path: Path) -> None:
     url = str(tmp_path / "recall.db")
     config = {"url": url}
 
@@ -228,8 +222,8 @@ def test_poisoned_history_comes_back_as_a_placeholder(tmp_path: Path) -> None:
         await rt.shutdown()
         return result, provider
 
-    old_sid = asyncio.run(first_session())
-    result, provider = asyncio.run(second_session())
+    old_sid = await first_session()
+    result, provider = await second_session()
     text = text_of(result)
     assert "[BLOCKED:" in text and "prompt_injection" in text
     assert "Ignore all previous instructions" not in text
@@ -239,7 +233,7 @@ def test_poisoned_history_comes_back_as_a_placeholder(tmp_path: Path) -> None:
     assert "Ignore all previous instructions" not in json.dumps([m for r in provider.requests for m in r.messages])
 
 
-def test_a_resumed_session_is_indexed_with_the_backfill_ids(tmp_path: Path) -> None:
+async def test_a_resumed_session_is_indexed_with_the_backfill_ids(tmp_path: Path) -> None:
     sessions = tmp_path / "sessions"
     sm = SessionManager.create(str(tmp_path), str(sessions))
     sm.append_message({"role": "user", "content": "My cat is called Miso.", "timestamp": 1_700_000_000_000})
@@ -250,13 +244,10 @@ def test_a_resumed_session_is_indexed_with_the_backfill_ids(tmp_path: Path) -> N
     assert path is not None
     live = str(tmp_path / "live.db")
 
-    async def go() -> None:
-        rt, _ = await make_runtime(tmp_path, ["Hello again."], lambda pi: recall_extension(pi, {"url": live}),
-                                   session=SessionManager.open(path))
-        await rt.prompt("Hi.")
-        await rt.shutdown()
-
-    asyncio.run(go())
+    rt, _ = await make_runtime(tmp_path, ["Hello again."], lambda pi: recall_extension(pi, {"url": live}),
+                               session=SessionManager.open(path))
+    await rt.prompt("Hi.")
+    await rt.shutdown()
     offline = open_index(str(tmp_path / "offline.db"))
     online = open_index(live)
     try:
@@ -272,7 +263,7 @@ def test_a_resumed_session_is_indexed_with_the_backfill_ids(tmp_path: Path) -> N
         online.close()
 
 
-def test_disabled_in_settings_registers_nothing_and_writes_nothing(tmp_path: Path, _isolated_home: Path) -> None:
+async def test_disabled_in_settings_registers_nothing_and_writes_nothing(tmp_path: Path, _isolated_home: Path) -> None:
     agent = _isolated_home / ".pi" / "agent"
     agent.mkdir(parents=True, exist_ok=True)
     url = tmp_path / "never.db"
@@ -285,11 +276,11 @@ def test_disabled_in_settings_registers_nothing_and_writes_nothing(tmp_path: Pat
         await rt.shutdown()
         return names
 
-    assert "search_memory" not in asyncio.run(go())
+    assert "search_memory" not in await go()
     assert not url.exists()
 
 
-def test_settings_file_picks_the_index_and_a_bad_value_is_reported(tmp_path: Path, _isolated_home: Path) -> None:
+async def test_settings_file_picks_the_index_and_a_bad_value_is_reported(tmp_path: Path, _isolated_home: Path) -> None:
     agent = _isolated_home / ".pi" / "agent"
     agent.mkdir(parents=True, exist_ok=True)
     url = tmp_path / "from-settings.db"
@@ -302,14 +293,14 @@ def test_settings_file_picks_the_index_and_a_bad_value_is_reported(tmp_path: Pat
         await rt.shutdown()
         return rt
 
-    asyncio.run(go())
+    await go()
     index = open_index(str(url))
     try:
         assert index.count() == 2
     finally:
         index.close()
     settings.write_text(json.dumps({"pi-memory-recall": {"url": str(url), "batchSize": "lots"}}))
-    rt = asyncio.run(go())
+    rt = await go()
     assert isinstance(rt.ui, HeadlessUI)
     errors = [text for text, level in rt.ui.notifications if level == "error"]
     assert any("pi-memory-recall.batchSize must be a number" in text for text in errors)
@@ -332,7 +323,7 @@ def test_search_result_bounds_long_hits_and_keeps_their_ids() -> None:
 
 @pytest.mark.parametrize("args, error", [({"query": "  "}, "query must be a non-empty string"),
                                          ({"query": "x", "rank": "loudest"}, "rank")])
-def test_bad_arguments_are_error_results(tmp_path: Path, args: dict[str, Any], error: str) -> None:
+async def test_bad_arguments_are_error_results(tmp_path: Path, args: dict[str, Any], error: str) -> None:
     async def go() -> dict[str, Any]:
         rt, _ = await make_runtime(tmp_path, [{"tool_calls": [{"name": "search_memory", "arguments": args}]}, "ok"],
                                    lambda pi: recall_extension(pi, {"url": str(tmp_path / "r.db")}))
@@ -341,12 +332,12 @@ def test_bad_arguments_are_error_results(tmp_path: Path, args: dict[str, Any], e
         await rt.shutdown()
         return result
 
-    result = asyncio.run(go())
+    result = await go()
     assert result["isError"] is True and error in text_of(result)
 
 
 @pytest.mark.parametrize("signal", [threading.Event(), SimpleNamespace(aborted=True)], ids=["event", "pi-signal"])
-def test_a_cancelled_recall_call_neither_searches_nor_counts_an_access(tmp_path: Path, signal: Any) -> None:
+async def test_a_cancelled_recall_call_neither_searches_nor_counts_an_access(tmp_path: Path, signal: Any) -> None:
     """Accesses feed get_important_memories, so a call cancelled before it ran must leave none."""
     if isinstance(signal, threading.Event):
         signal.set()
@@ -364,12 +355,12 @@ def test_a_cancelled_recall_call_neither_searches_nor_counts_an_access(tmp_path:
     args = [{"query": "staging database"}, {"threshold": 0.0}]
     try:
         for tool, params in zip(tools, args, strict=True):
-            result = asyncio.run(tool.execute("call-1", params, signal))
+            result = await tool.execute("call-1", params, signal)
             assert result.is_error and result.structured_content == {"success": False, "error": CANCELLED}
             assert "Cancelled before running" in result.text
         assert lookups == [] and [s.access_count for s in service.index.access_stats()] == [0]
 
-        result = asyncio.run(tools[0].execute("call-2", args[0], threading.Event()))  # not set: runs as usual
+        result = await tools[0].execute("call-2", args[0], threading.Event())  # not set: runs as usual
         assert not result.is_error and result.structured_content["results"][0]["id"] == "s:1"
         assert [s.access_count for s in service.index.access_stats()] == [1]
     finally:

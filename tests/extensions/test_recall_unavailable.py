@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 from pathlib import Path
@@ -13,6 +12,8 @@ from pi_memory.extensions.recall import recall_extension
 from pi_memory.host import HeadlessUI, SessionRuntime
 from pi_memory.providers import ScriptedProvider, scripted_model
 from pi_memory.session import SessionManager
+
+pytestmark = pytest.mark.anyio
 
 
 def _closed_port() -> int:
@@ -39,7 +40,7 @@ async def _run(tmp_path: Path) -> tuple[list[tuple[str, str]], list[str], str]:
 
 
 @pytest.mark.parametrize("kind", ["not a database", "unreachable postgres"])
-def test_the_host_runs_on_without_recall_and_says_why(tmp_path: Path, _isolated_home: Path, kind: str) -> None:
+async def test_the_host_runs_on_without_recall_and_says_why(tmp_path: Path, _isolated_home: Path, kind: str) -> None:
     if kind == "not a database":
         index = tmp_path / "recall.db"
         index.write_text("notes I keep here\n" * 200)
@@ -52,7 +53,7 @@ def test_the_host_runs_on_without_recall_and_says_why(tmp_path: Path, _isolated_
     settings = _isolated_home / ".pi" / "agent" / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"pi-memory-recall": {"url": url}}))
-    notifications, tools, answer = asyncio.run(_run(tmp_path))
+    notifications, tools, answer = await _run(tmp_path)
     errors = [text for text, level in notifications if level == "error"]
     assert len(errors) == 1 and errors[0].startswith("pi-memory recall failed to start: "), notifications
     assert all(word in errors[0] for word in words), errors[0]

@@ -24,7 +24,7 @@ from pi_memory.memory import MemoryStore, default_memory_dir
 from pi_memory.memory.files import FileBackend
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 
-from .dsn import DSN_ENV, connect_failure, describe_dsn, redact, remember_dsn
+from .dsn import DSN_ENV, connect_failure, describe_dsn, dsn_problem, redact, remember_dsn
 
 __all__ = [
     "BACKENDS",
@@ -35,6 +35,8 @@ __all__ = [
     "data_dir",
     "describe_dsn",
     "describe_store",
+    "dsn_problem",
+    "import_psycopg",
     "open_store",
     "redact",
     "remember_dsn",
@@ -42,6 +44,19 @@ __all__ = [
 ]
 
 BACKENDS = ("file", "postgres")
+
+
+def import_psycopg() -> tuple[Any, Any]:
+    """The ``psycopg`` and ``psycopg_pool`` modules, imported when PostgreSQL is first used; an
+    ImportError naming the extra to install when they are missing."""
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError as exc:  # pragma: no cover - depends on the optional extra
+        raise ImportError(
+            "the PostgreSQL memory backend needs psycopg 3 and psycopg-pool: pip install 'pi-memory[postgres]'"
+        ) from exc
+    return psycopg, psycopg_pool
 
 
 class SettingsError(ValueError):

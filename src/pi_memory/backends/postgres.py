@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from pi_memory.memory.backend import BackendBusy, RawText
 from pi_memory.memory.files import FILE_NAMES
 
+from . import import_psycopg
 from .dsn import connect_failure, describe_dsn, dsn_problem, redact, remember_dsn
 from .schema import SchemaError, migrate, schema_status
 
@@ -55,17 +56,6 @@ DEFAULT_CONNECT_TIMEOUT = 5.0
 _MAX_NAMESPACE_CHARS = 200
 _LOCK_ROW = "SELECT content FROM pi_memory_files WHERE namespace = %s AND target = %s FOR UPDATE"
 _PLACEHOLDER_ROW = "INSERT INTO pi_memory_files (namespace, target) VALUES (%s, %s) ON CONFLICT DO NOTHING"
-
-
-def _import_psycopg() -> tuple[Any, Any]:
-    try:
-        import psycopg
-        import psycopg_pool
-    except ImportError as exc:  # pragma: no cover - depends on the optional extra
-        raise ImportError(
-            "the PostgreSQL memory backend needs psycopg 3 and psycopg-pool: pip install 'pi-memory[postgres]'"
-        ) from exc
-    return psycopg, psycopg_pool
 
 
 def _scalar(row: tuple[Any, ...] | None) -> Any:
@@ -181,7 +171,7 @@ class PostgresBackend:
         auto_migrate: bool = True,
         application_name: str = "pi-memory",
     ) -> None:
-        psycopg, psycopg_pool = _import_psycopg()
+        psycopg, psycopg_pool = import_psycopg()
         if not isinstance(namespace, str) or not namespace.strip() or len(namespace) > _MAX_NAMESPACE_CHARS:
             raise ValueError(f"namespace must be a non-empty string of at most {_MAX_NAMESPACE_CHARS} chars")
         if pool_size < 1:

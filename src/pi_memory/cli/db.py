@@ -59,13 +59,12 @@ def _dsn(dsn: str | None, as_json: bool) -> str:
 
 
 def _connect(dsn: str, as_json: bool) -> Any:
-    from pi_memory.backends.dsn import connect_failure, dsn_problem, remember_dsn
-    from pi_memory.backends.postgres import _import_psycopg
+    from pi_memory.backends import connect_failure, dsn_problem, import_psycopg, remember_dsn
 
     remember_dsn(dsn)
     if (problem := dsn_problem(dsn)) is not None:
         _exit(as_json, 2, problem)
-    psycopg, _ = _import_psycopg()
+    psycopg, _ = import_psycopg()
     try:
         return psycopg.connect(dsn, autocommit=True, connect_timeout=5, application_name="pi-memory db")
     except psycopg.Error as exc:

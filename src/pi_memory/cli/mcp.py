@@ -42,7 +42,6 @@ NamespaceOption = Annotated[
     str | None, typer.Option("--namespace", help="PostgreSQL namespace (default: settings, else 'default').",
                              show_default=False)
 ]
-LimitOption = Annotated[int | None, typer.Option(min=1, show_default=False)]
 
 
 def _fail(message: str) -> typer.Exit:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
     from pi_memory.recall.open import default_index_path, open_index
     from pi_memory.recall.safety import guard_hit, guard_hits
     from pi_memory.recall.service import ImportantMemory, RecallService
-    from pi_memory.recall.sqlite_index import SQLiteIndex
+    from pi_memory.recall.sqlite_index import DenseMirror, SQLiteIndex
     from pi_memory.recall.types import (
         AccessStat,
         EmbedderMismatchError,
@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
 __all__ = [
     "DEFAULT_DECAY_RATE",
     "AccessStat",
+    "DenseMirror",
     "Embedder",
     "EmbedderMismatchError",
     "Filters",

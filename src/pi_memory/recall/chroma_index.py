@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,13 +27,13 @@ import numpy.typing as npt
 
 from pi_memory.recall.decay import parse_timestamp
 from pi_memory.recall.embedders import Embedder
+from pi_memory.recall.filters import conditions
 from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.hybrid import VectorCache
 from pi_memory.recall.sqlite_index import SQLiteIndex
-from pi_memory.recall.types import EmbedderMismatchError, Filters, RecallError, Record
+from pi_memory.recall.types import AccessStat, EmbedderMismatchError, Filters, Hit, RecallError, Record
 from pi_memory.session.paths import get_agent_dir
 
-__all__ = ["ChromaIndex", "parse_chroma_url"]
+__all__ = ["ChromaCollection", "ChromaIndex", "chroma_where", "parse_chroma_url"]
 
 
 def parse_chroma_url(url: str) -> tuple[str, int, str]:
@@ -50,8 +50,59 @@ def parse_chroma_url(url: str) -> tuple[str, int, str]:
     return parts.hostname, parts.port or 8000, collection
 
 
-class ChromaIndex(SQLiteIndex):
-    """Dense candidates from a Chroma collection; everything else in a local SQLite file."""
+class ChromaCollection:
+    """The :class:`~pi_memory.recall.sqlite_index.DenseMirror` of a Chroma collection: our
+    vectors (the collection has no embedding function) with the fields filters need."""
+
+    def __init__(self, client: Any, name: str, embedder: Embedder) -> None:
+        self._client = client
+        self.name = name
+        self._embedder = embedder
+        self._collection = self._open()
+
+    def _open(self) -> Any:
+        """The collection (created with our space on first use). A collection holding another
+        embedder's vectors is refused at the first add or search, as the local file is."""
+        mine: dict[str, str | int] = {"embedder": self._embedder.id, "dimension": self._embedder.dimension}
+        collection = self._client.get_or_create_collection(
+            self.name, metadata={"hnsw:space": "cosine", **mine}, embedding_function=None
+        )
+        stored = collection.metadata or {}
+        theirs = (str(stored.get("embedder", mine["embedder"])), int(stored.get("dimension", mine["dimension"])))
+        self._mismatch: EmbedderMismatchError | None = None
+        if theirs != (self._embedder.id, self._embedder.dimension):
+            self._mismatch = EmbedderMismatchError(*theirs, self._embedder.id, self._embedder.dimension)
+        return collection
+
+    def check(self) -> None:
+        if self._mismatch is not None:
+            raise self._mismatch
+
+    def upsert(self, records: list[Record], vectors: npt.NDArray[np.float32]) -> None:
+        self._collection.upsert(
+            ids=[r["id"] for r in records], embeddings=vectors.tolist(), metadatas=[_metadata(r) for r in records]
+        )
+
+    def delete(self, ids: list[str]) -> None:
+        self._collection.delete(ids=ids)
+
+    def clear(self) -> None:
+        self._client.delete_collection(self.name)
+        self._collection = self._open()
+
+    def nearest(self, vector: npt.NDArray[np.float32], filters: Filters | None, n: int) -> list[str]:
+        self.check()
+        found = self._collection.query(
+            query_embeddings=[vector.astype(np.float32).tolist()], n_results=n, where=chroma_where(filters), include=[]
+        )
+        return list(found["ids"][0]) if found.get("ids") else []
+
+    def count(self) -> int:
+        return int(self._collection.count())
+
+
+class ChromaIndex:
+    """Dense candidates from a Chroma collection; everything else in a local :class:`SQLiteIndex`."""
 
     backend = "chroma"
 
@@ -69,79 +120,70 @@ class ChromaIndex(SQLiteIndex):
             raise ImportError("the Chroma backend needs: pip install 'pi-memory[chroma]'") from exc
         host, port, name = parse_chroma_url(url)
         local = Path(local_path) if local_path else Path(get_agent_dir()) / "recall-chroma" / f"{host}_{port}_{name}.db"
-        super().__init__(local, embedder=embedder, config=config)
         self.url = url
         self.collection_name = name
-        self._client = chromadb.HttpClient(host=host, port=port)
-        self._collection = self._open_collection()
+        self.local = SQLiteIndex(local, embedder=embedder, config=config, mirror=lambda chosen: ChromaCollection(
+            chromadb.HttpClient(host=host, port=port), name, chosen))
+        assert isinstance(self.local.mirror, ChromaCollection)
+        self.collection = self.local.mirror
+        self.path = self.local.path
 
-    def _open_collection(self) -> Any:
-        """The collection (created with our space on first use). A collection holding another
-        embedder's vectors is refused at the first add or search, as the local file is."""
-        mine: dict[str, str | int] = {"embedder": self.embedder.id, "dimension": self.embedder.dimension}
-        collection = self._client.get_or_create_collection(
-            self.collection_name, metadata={"hnsw:space": "cosine", **mine}, embedding_function=None
-        )
-        stored = collection.metadata or {}
-        theirs = (str(stored.get("embedder", mine["embedder"])), int(stored.get("dimension", mine["dimension"])))
-        self._mismatch: EmbedderMismatchError | None = None
-        if theirs != (self.embedder.id, self.embedder.dimension):
-            self._mismatch = EmbedderMismatchError(*theirs, self.embedder.id, self.embedder.dimension)
-        return collection
+    @property
+    def embedder(self) -> Embedder:
+        return self.local.embedder
 
-    def _check_remote(self) -> None:
-        if self._mismatch is not None:
-            raise self._mismatch
+    @property
+    def config(self) -> SearchConfig:
+        return self.local.config
 
-    def add(self, records: Any) -> int:
-        todo = self._pending(records)
-        if not todo:
-            return 0
-        with self._lock:
-            self._check_space(self._db, claim=False)
-        self._check_remote()
-        vectors = self.embedder.embed([r["text"] for r in todo])
-        self._collection.upsert(
-            ids=[r["id"] for r in todo],
-            embeddings=vectors.astype(np.float32).tolist(),
-            metadatas=[_metadata(r) for r in todo],
-        )
-        self._store(todo, vectors.astype(np.float16))
-        return len(todo)
+    @config.setter
+    def config(self, value: SearchConfig) -> None:
+        self.local.config = value
+
+    def add(self, records: Iterable[Mapping[str, Any]]) -> int:
+        return self.local.add(records)
+
+    def flush(self) -> None:
+        self.local.flush()
+
+    def search(self, query: str, top_k: int = 5, filters: Filters | None = None) -> list[Hit]:
+        return self.local.search(query, top_k, filters)
+
+    def count(self) -> int:
+        return self.local.count()
 
     def delete(self, ids: Sequence[str]) -> int:
-        if ids:
-            self._collection.delete(ids=list(ids))
-        return super().delete(ids)
+        return self.local.delete(ids)
 
     def clear(self) -> None:
-        self._client.delete_collection(self.collection_name)
-        super().clear()
-        self._collection = self._open_collection()
+        self.local.clear()
 
-    def _dense_candidates(
-        self, vector: npt.NDArray[np.float32], filters: Filters | None, cache: VectorCache
-    ) -> npt.NDArray[np.int64] | None:
-        self._check_remote()
-        where = _where(filters)
-        found = self._collection.query(
-            query_embeddings=[vector.astype(np.float32).tolist()],
-            n_results=max(1, min(self.config.candidates, len(cache))),
-            where=where,
-            include=[],
-        )
-        ids = found["ids"][0] if found.get("ids") else []
-        if not ids:
-            return np.zeros(0, dtype=np.int64)
-        marks = ", ".join("?" * len(ids))
-        seqs = [row[0] for row in self._db.execute(f"SELECT seq FROM messages WHERE id IN ({marks})", ids)]
-        return cache.positions(np.asarray(seqs, dtype=np.int64))
+    def get(self, ids: Sequence[str]) -> list[Hit]:
+        return self.local.get(ids)
+
+    def record_access(self, ids: Sequence[str], when: str | None = None) -> None:
+        self.local.record_access(ids, when)
+
+    def access_stats(self, ids: Sequence[str] | None = None) -> list[AccessStat]:
+        return self.local.access_stats(ids)
+
+    def iter_records(self, batch: int = 1000) -> Iterator[list[Record]]:
+        return self.local.iter_records(batch)
 
     def info(self) -> dict[str, Any]:
-        info = super().info()
+        info = self.local.info()
         info.update(backend=self.backend, location=self.url, local_file=str(self.path),
-                    collection=self.collection_name, remote_count=self._collection.count())
+                    collection=self.collection_name, remote_count=self.collection.count())
         return info
+
+    def close(self) -> None:
+        self.local.close()
+
+    def __enter__(self) -> ChromaIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _metadata(record: Record) -> dict[str, Any]:
@@ -152,19 +194,17 @@ def _metadata(record: Record) -> dict[str, Any]:
     }
 
 
-def _where(filters: Filters | None) -> dict[str, Any] | None:
-    """Chroma's ``where`` for :class:`Filters` (the local rescoring applies them exactly again)."""
-    if not filters:
-        return None
+def chroma_where(filters: Filters | None) -> dict[str, Any] | None:
+    """Chroma's ``where`` for :class:`Filters` (the local rescoring applies them exactly again);
+    timestamps are compared as the epoch seconds :func:`_metadata` stores."""
     clauses: list[dict[str, Any]] = []
-    for key in ("session_id", "role"):
-        if key in filters:
-            value = filters[key]
-            clauses.append({key: {"$in": [value] if isinstance(value, str) else list(value)}})
-    if "since" in filters:
-        clauses.append({"epoch": {"$gte": parse_timestamp(filters["since"]).timestamp()}})
-    if "until" in filters:
-        clauses.append({"epoch": {"$lt": parse_timestamp(filters["until"]).timestamp()}})
+    for condition in conditions(filters):
+        if condition.op == "in":
+            clauses.append({condition.column: {"$in": list(condition.value)}})
+        else:
+            assert isinstance(condition.value, str)
+            epoch = parse_timestamp(condition.value).timestamp()
+            clauses.append({"epoch": {"$gte" if condition.op == ">=" else "$lt": epoch}})
     if not clauses:
         return None
     return clauses[0] if len(clauses) == 1 else {"$and": clauses}

@@ -28,22 +28,24 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pi_memory.backends import describe_dsn, redact, remember_dsn
-from pi_memory.backends.dsn import dsn_problem
+from pi_memory.backends import redact, remember_dsn
 from pi_memory.recall.embedders import Embedder, get_embedder
+from pi_memory.recall.filters import filter_sql
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
-from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_from_row
-from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, dense_query
+from pi_memory.recall.postgres_lexical import TsLexical
+from pi_memory.recall.postgres_schema import connect, create_messages_table
+from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
+from pi_memory.recall.text import dense_query
 from pi_memory.recall.types import (
     AccessStat,
     EmbedderMismatchError,
     Filters,
     Hit,
-    IndexUnavailableError,
     Record,
+    index_info,
     normalize_record,
 )
 
@@ -54,12 +56,6 @@ __all__ = ["PostgresIndex"]
 #: outgrows it, then falls back to per-row inserts (slow). A row takes its vector (4 bytes a
 #: dimension) plus about 1 KB of neighbour lists at pgvector's default m=16; the cap keeps one
 #: build from taking more than 1 GB of the server's memory.
-if TYPE_CHECKING:
-    import psycopg as _psycopg
-
-CONNECT_TIMEOUT = 10
-"""Seconds to wait for the server when the URL sets no ``connect_timeout`` (libpq's default waits on
-the operating system, minutes for a host that drops packets)."""
 _BUILD_BYTES_PER_NODE = 1024
 _BUILD_MEMORY_CAP = 1 << 30
 #: A row inserted into a built HNSW index costs about this many times what a bulk build pays per
@@ -67,25 +63,6 @@ _BUILD_MEMORY_CAP = 1 << 30
 #: that has paid a rebuild's worth of single inserts since its last search drops the index and
 #: loads the rest in bulk — the ski-rental rule: never much more than twice the cheaper choice.
 _INSERT_COST_RATIO = 16
-
-
-def _filter_sql(filters: Filters | None) -> tuple[str, list[Any]]:
-    if not filters:
-        return "", []
-    clauses: list[str] = []
-    params: list[Any] = []
-    for key in ("session_id", "role"):
-        if key in filters:
-            value = filters[key]
-            clauses.append(f"{key} = ANY(%s)")
-            params.append([value] if isinstance(value, str) else list(value))
-    if "since" in filters:
-        clauses.append("timestamp >= %s")
-        params.append(filters["since"])
-    if "until" in filters:
-        clauses.append("timestamp < %s")
-        params.append(filters["until"])
-    return "".join(f" AND {c}" for c in clauses), params
 
 
 class PostgresIndex:
@@ -101,11 +78,6 @@ class PostgresIndex:
         *,
         table: str = "recall_messages",
     ) -> None:
-        try:
-            import psycopg
-            from pgvector.psycopg import register_vector
-        except ImportError as exc:  # pragma: no cover - depends on optional packages
-            raise ImportError("the PostgreSQL backend needs: pip install 'pi-memory[postgres]'") from exc
         if not table.isidentifier():
             raise ValueError(f"invalid table name {table!r}")
         self.url = url
@@ -119,33 +91,12 @@ class PostgresIndex:
         self._meta_table = f"{table}_meta"
         self._lock = threading.RLock()
         remember_dsn(url)  # its password is scrubbed from every message and log line from now on
-        self._db = self._connect(psycopg, register_vector)
+        self._db = connect(url, self._meta_table)
+        self._fts = TsLexical(self._db, table)
         stored = self._space()
         if embedder is None and stored is not None:
             embedder = stored[0]
         self.embedder = get_embedder(embedder) if embedder is None or isinstance(embedder, str) else embedder
-
-    def _connect(self, psycopg: Any, register_vector: Any) -> _psycopg.Connection[Any]:
-        """Connect and make sure pgvector and the meta table exist; a server that does not answer
-        (or refuses us) is an :class:`IndexUnavailableError` naming it, never the password."""
-        where = describe_dsn(self.url)
-        db: _psycopg.Connection[Any] | None = None
-        try:
-            db = psycopg.connect(self.url, autocommit=True, **({} if "connect_timeout" in self.url
-                                                                else {"connect_timeout": CONNECT_TIMEOUT}))
-            db.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            register_vector(db)
-            db.execute(f"CREATE TABLE IF NOT EXISTS {self._meta_table}(key text PRIMARY KEY, value text NOT NULL)")
-            return db
-        except psycopg.Error as exc:
-            if db is not None:
-                db.close()
-            first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-            reason = dsn_problem(self.url) or redact(first_line, self.url)
-            raise IndexUnavailableError(where, (
-                f"the recall index postgresql://{where} cannot be used ({reason}): check that the server runs and "
-                "accepts this user (pgvector installed), or point pi-memory-recall.url (or "
-                "$PI_MEMORY_RECALL_URL) at another index")) from None
 
     # ------------------------------------------------------------------ schema and metadata
 
@@ -174,31 +125,8 @@ class PostgresIndex:
         """Create the messages table for the embedder's dimension (first write) or refuse a mismatch."""
         if self._check_space():
             return
-        mine = (self.embedder.id, self.embedder.dimension)
-        t = self._table
-        cur.execute(
-            f"""
-            CREATE TABLE IF NOT EXISTS {t}(
-                seq bigserial PRIMARY KEY,
-                id text NOT NULL UNIQUE,
-                text text NOT NULL,
-                role text NOT NULL,
-                timestamp text NOT NULL,
-                session_id text NOT NULL,
-                metadata jsonb NOT NULL DEFAULT '{{}}',
-                embedding vector({mine[1]}) NOT NULL,
-                tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
-                access_count integer NOT NULL DEFAULT 0,
-                last_access text
-            )"""
-        )
-        cur.execute(f"CREATE INDEX IF NOT EXISTS {t}_session ON {t}(session_id, seq)")
-        cur.execute(f"CREATE INDEX IF NOT EXISTS {t}_tsv ON {t} USING gin(tsv)")
         # no HNSW index yet: _ensure_ann builds it in bulk when the first search or flush needs it
-        cur.execute(
-            f"INSERT INTO {self._meta_table} VALUES ('embedder', %s), ('dimension', %s) ON CONFLICT DO NOTHING",
-            (mine[0], str(mine[1])),
-        )
+        create_messages_table(cur, self._table, self._meta_table, self.embedder.id, self.embedder.dimension)
 
     # ------------------------------------------------------------------ writing
 
@@ -367,10 +295,10 @@ class PostgresIndex:
             meta = self._meta()
             if not self._check_space(meta) or top_k <= 0:
                 return []
-            where, params = _filter_sql(filters)
+            where, params = filter_sql(filters, mark="%s", arrays=True)
             n = self.config.candidates
             vector = self.embedder.embed([dense_query(query, self.config)])[0]
-            lexical = self._lexical(query, where, params) if self.config.fusion != "dense" else {}
+            lexical = self._fts.scores(query, self.config, where, params) if self.config.fusion != "dense" else {}
             dense: dict[int, float] = {}
             self._paid = 0  # a handle that searches is no backfill: its rows keep joining the index one by one
             if self.config.fusion != "lexical":
@@ -400,92 +328,6 @@ class PostgresIndex:
             }
             return [hit_from_row(found[s][:-1], max(0.0, min(1.0, float(found[s][-1]))), score)
                     for s, score in ranked if s in found]
-
-    def _lexical(self, query: str, where: str, params: list[Any]) -> dict[int, float]:
-        """``ts_rank_cd`` of the best ``3 · candidates`` messages (seq → score), within the lexical budget.
-
-        What a lexical search costs here is reading every matching row from the heap (wide rows:
-        a vector each) and ranking it — ~70 ms at 100k when a question holds a common word. So,
-        as on SQLite, the words are split by how many messages hold them (:meth:`_split`): the
-        rarest, up to ``lexical_budget`` messages together, choose the rows to rank (a GIN lookup),
-        and every word ranks them. Unlike BM25, ``ts_rank_cd`` weighs no word by its rarity, so
-        this is not the unbounded top list: messages holding only common words, which it could
-        rank high (two common words side by side), are left out — the IDF it lacks. LoCoMo
-        inside 100k distractors measures what that does (``bench/locomo_recall.py --backend
-        postgres``). If every word is common, the newest ``lexical_budget`` matches are ranked.
-        """
-        words = content_terms(query, self.config.stopwords)[:MAX_QUERY_TERMS]
-        if not words:
-            return {}
-        rare, common, window = self._split(words)
-        if not rare and not common:
-            return {}
-        ranked = " or ".join(words)
-        limit = self.config.candidates * 3
-        # the queries are parsed once, in FROM: inside the select list they would be parsed per row
-        if window:
-            sql = f"""SELECT seq, ts_rank_cd(tsv, q) FROM (
-                SELECT seq, tsv FROM {self._table}, websearch_to_tsquery('english', %s) c WHERE tsv @@ c{where}
-                ORDER BY seq DESC LIMIT {int(window)}) newest, websearch_to_tsquery('english', %s) q
-                ORDER BY 2 DESC LIMIT %s"""
-            args = [" or ".join(common), *params, ranked, limit]
-        else:
-            sql = f"""SELECT seq, ts_rank_cd(tsv, q) FROM {self._table},
-                websearch_to_tsquery('english', %s) q, websearch_to_tsquery('english', %s) r
-                WHERE tsv @@ r{where} ORDER BY 2 DESC LIMIT %s"""
-            args = [ranked, " or ".join(rare), *params, limit]
-        return {int(r[0]): float(r[1]) for r in self._db.execute(sql, args).fetchall()}
-
-    def _split(self, words: list[str]) -> tuple[list[str], list[str], int]:
-        """(rare words, common words, window) for ``config.lexical_budget``, as SQLite splits them.
-
-        Words are rare, rarest first, while their estimated message counts add up to at most the
-        budget; the rest are common; if not even the rarest fits, all are common and the window is
-        the budget. Every word is rare when nothing would be saved (a small index) or the table
-        has no statistics yet (never analyzed: the planner's own estimates are missing too).
-        """
-        budget = self.config.lexical_budget
-        if budget <= 0:
-            return words, [], 0
-        frequency = self._document_frequencies(words, budget)
-        if frequency is None:
-            return words, [], 0
-        return budget_split(words, frequency, budget)
-
-    def _document_frequencies(self, words: list[str], budget: int) -> dict[str, float] | None:
-        """Estimated messages holding each word, from the planner's statistics (one catalog read).
-
-        ``ANALYZE`` keeps the ~1,000 most common lexemes of ``tsv`` with their frequencies
-        (``pg_stats.most_common_elems``); a lexeme not among them is rarer than the rarest listed,
-        so it is counted at that bound. Counting matches for real would read the heap — the cost
-        this budget exists to avoid. A word is as rare as its rarest lexeme (PostgreSQL stems
-        and splits it as ``to_tsvector`` does; a stopword has none and matches nothing: 0).
-        ``None`` when the table has no statistics, or when every word in every message would
-        fit the budget anyway.
-        """
-        row = self._db.execute(
-            """SELECT c.reltuples, s.most_common_elems::text::text[], s.most_common_elem_freqs::text::real[]
-            FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = %s
-                AND s.attname = 'tsv'
-            WHERE c.oid = %s::regclass""",
-            (self._table, self._table),
-        ).fetchone()
-        if row is None or row[1] is None or row[0] * len(words) <= budget:
-            return None
-        size, elements, frequencies = float(row[0]), list(row[1]), list(row[2])
-        common = dict(zip(elements, frequencies, strict=False))  # freqs end with min, max and null share
-        floor = min(frequencies[: len(elements)])
-        lexemes = self._db.execute(
-            """SELECT u.i, x.lexeme FROM unnest(%s::text[]) WITH ORDINALITY u(w, i),
-                LATERAL unnest(to_tsvector('english', u.w)) x""",
-            (words,),
-        ).fetchall()
-        estimate: dict[str, float] = dict.fromkeys(words, 0.0)
-        for i, lexeme in lexemes:
-            word = words[int(i) - 1]
-            count = size * common.get(lexeme, floor)
-            estimate[word] = count if estimate[word] == 0.0 else min(estimate[word], count)
-        return estimate
 
     def _neighbours(
         self, seqs: set[int], dense: Mapping[int, float], vector: Any
@@ -539,16 +381,16 @@ class PostgresIndex:
             return [AccessStat(r[0], r[1], int(r[2]), r[3]) for r in rows]
 
     def iter_records(self, batch: int = 1000) -> Iterator[list[Record]]:
-        last = 0
-        while self._has_table():
+        """Every stored record in insertion order (what ``reindex`` re-embeds)."""
+
+        def page(last: int) -> list[tuple[Any, ...]]:
             with self._lock:
-                rows = self._db.execute(
-                    f"SELECT {COLUMNS} FROM {self._table} WHERE seq > %s ORDER BY seq LIMIT %s", (last, batch)
-                ).fetchall()
-            if not rows:
-                return
-            last = rows[-1][0]
-            yield [record_from_row(r) for r in rows]
+                if not self._has_table():
+                    return []
+                sql = f"SELECT {COLUMNS} FROM {self._table} WHERE seq > %s ORDER BY seq LIMIT %s"
+                return self._db.execute(sql, (last, batch)).fetchall()
+
+        return record_pages(page)
 
     def info(self) -> dict[str, Any]:
         with self._lock:
@@ -557,15 +399,7 @@ class PostgresIndex:
             if self._has_table():
                 row = self._db.execute("SELECT pg_total_relation_size(%s)", (self._table,)).fetchone()
                 size = int(row[0]) if row else 0
-            return {
-                "backend": self.backend,
-                "location": redact(self.url, self.url),
-                "count": self.count(),
-                "size_bytes": size,
-                "embedder": space[0] if space else None,
-                "dimension": space[1] if space else None,
-                "embedder_in_use": self.embedder.id,
-            }
+            return index_info(self, redact(self.url, self.url), self.count(), size, space, self.embedder.id)
 
     def close(self) -> None:
         with self._lock:

@@ -9,13 +9,13 @@ text, PostgreSQL a ``jsonb`` that arrives as a dict.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from pi_memory.recall.types import Hit, Record
 
-__all__ = ["COLUMNS", "hit_from_row", "metadata_of", "now", "record_from_row"]
+__all__ = ["COLUMNS", "hit_from_row", "metadata_of", "now", "record_from_row", "record_pages"]
 
 #: ``SELECT {COLUMNS}`` gives the tuple the functions below read.
 COLUMNS = "seq, id, text, role, timestamp, session_id, metadata"
@@ -46,3 +46,12 @@ def record_from_row(row: tuple[Any, ...]) -> Record:
     _, id_, text, role, timestamp, session_id, metadata = row
     return Record(id=id_, text=text, role=role, timestamp=timestamp, session_id=session_id,
                   metadata=metadata_of(metadata))
+
+
+def record_pages(page: Callable[[int], Sequence[tuple[Any, ...]]]) -> Iterator[list[Record]]:
+    """Every stored record in insertion order, a batch at a time (what ``reindex`` re-embeds):
+    ``page(last)`` returns the next :data:`COLUMNS` rows after ``seq`` ``last`` (none: the end)."""
+    last = 0
+    while rows := page(last):
+        last = rows[-1][0]
+        yield [record_from_row(r) for r in rows]

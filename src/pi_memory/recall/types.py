@@ -19,6 +19,7 @@ __all__ = [
     "RecallError",
     "RecallIndex",
     "Record",
+    "index_info",
     "normalize_record",
 ]
 
@@ -186,3 +187,19 @@ class AccessStat:
     timestamp: str
     access_count: int
     last_access: str | None
+
+
+def index_info(
+    index: RecallIndex, location: str, count: int, size_bytes: int, space: tuple[str, int] | None, embedder: str
+) -> dict[str, Any]:
+    """What every backend's ``info()`` returns (``recall status`` shows it): ``space`` is the
+    recorded ``(embedder, dimension)`` (None before the first write), ``embedder`` the one in use."""
+    return {
+        "backend": index.backend,
+        "location": location,
+        "count": count,
+        "size_bytes": size_bytes,
+        "embedder": space[0] if space else None,
+        "dimension": space[1] if space else None,
+        "embedder_in_use": embedder,
+    }

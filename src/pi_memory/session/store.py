@@ -74,7 +74,6 @@ class LoadResult:
 
     records: list[Entry] = field(default_factory=list)
     damaged: list[DamagedLine] = field(default_factory=list)
-    ends_with_newline: bool = True
 
     @property
     def valid(self) -> bool:
@@ -141,7 +140,7 @@ def parse_records(data: bytes) -> LoadResult:
 
 
 def _parse_records(data: bytes) -> LoadResult:
-    result = LoadResult(ends_with_newline=not data or data.endswith(b"\n"))
+    result = LoadResult()
     records = result.records
     append = records.append
     damaged: list[tuple[int, int, str, str, int, int]] = []

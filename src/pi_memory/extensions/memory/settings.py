@@ -63,7 +63,6 @@ class MemorySettings:
     extraction_model: ModelRef | None = None
     extraction_interval: int = 5
     dreaming: DreamingSettings = field(default_factory=DreamingSettings)
-    dreaming_configured: bool = False
     store: MemoryStore | None = None
     backend: str = "file"
     dsn: str | None = None
@@ -226,7 +225,6 @@ def parse_settings(file_section: Mapping[str, Any] | None, injected: Mapping[str
         extraction_interval=5 if merged.get("extractionInterval") is None
         else _whole("extractionInterval", merged["extractionInterval"], minimum=1, example=5),
         dreaming=_dreaming(merged.get("dreaming")),
-        dreaming_configured=merged.get("dreaming") is not None,
         store=store,
         **({} if store is not None else _backend(merged)),
     )
