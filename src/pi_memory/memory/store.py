@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_memory._coerce import whole_number
+from pi_memory.base.js import js_trim
 from pi_memory.memory.backend import (
     BACKUP_FAILED,
     BackendBlocked,
@@ -43,7 +44,6 @@ from pi_memory.memory.entries import (
     entry_length,
     find_drift,
     joined_length,
-    js_trim,
     parse_checked,
     parse_entries,
     serialize_entries,

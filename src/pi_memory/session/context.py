@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ._js import date_parse_ms, js_truthy
+from pi_memory.base.js import date_parse_ms, js_truthy
+
 from .entries import Entry
 from .store import gc_paused
 
@@ -390,7 +391,7 @@ def _js_string(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
-    from .jsjson import js_number  # local: only odd files reach this
+    from pi_memory.base.js import js_number  # local: only odd files reach this
 
     if isinstance(value, (bool, int, float)):
         return js_number(value)

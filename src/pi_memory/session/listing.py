@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from ._js import date_parse_ms, is_js_number, js_trim, ms_to_datetime
-from .store import HeaderScanLimitError, _parse_line, js_truthy_json, read_session_header
+from pi_memory.base.js import date_parse_ms, is_js_number, js_trim, js_truthy, ms_to_datetime
+
+from .store import HeaderScanLimitError, _parse_line, read_session_header
 
 __all__ = ["SessionInfo", "build_session_info", "find_most_recent_session", "list_sessions_in_dir"]
 
@@ -91,7 +92,7 @@ def build_session_info(path: str) -> SessionInfo | None:
         if not js_trim(line):
             continue
         entry, error = _parse_line(line, 0, len(line))
-        if error is not None or not js_truthy_json(entry):
+        if error is not None or not js_truthy(entry):
             continue
         if not isinstance(entry, dict):
             if header is None:

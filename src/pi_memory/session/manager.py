@@ -31,8 +31,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from . import jsjson, listing
-from ._js import date_parse_ms, iso_now, js_trim, js_truthy
+from pi_memory.base import js as jsjson
+from pi_memory.base.js import date_parse_ms, iso_now, js_trim, js_truthy
+
+from . import listing
 from .context import (
     SessionContext,
     SessionProjection,

@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from . import jsjson
-from ._js import js_trim
+from pi_memory.base import js as jsjson
+from pi_memory.base.js import js_trim, js_truthy
+
 from .entries import Entry
 
 __all__ = [
@@ -245,7 +246,7 @@ def _parse_one(
         return
     value, error = _parse_line(text, start, stop)
     if error is None and type(value) is not dict:
-        if not js_truthy_json(value):
+        if not js_truthy(value):
             return  # JSON.parse gave a falsy value; pi skips it silently
         error = "not a JSON object"
     if error is not None:
@@ -254,15 +255,6 @@ def _parse_one(
     if problem is not None:
         damaged.append((number, offset, problem, text, start, stop))
     append(value)
-
-
-def js_truthy_json(value: Any) -> bool:
-    """Truthiness of a parsed JSON value (for pi's ``if (entry)`` after ``JSON.parse``)."""
-    if value is None or value is False or value == "":
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value != 0
-    return True
 
 
 def _damaged_lines(data: bytes, found: list[tuple[int, int, str, str, int, int]]) -> list[DamagedLine]:
@@ -312,7 +304,7 @@ def read_session_header(path: str) -> Entry | None:
         text = raw.decode("utf-8", errors="replace")
         if js_trim(text):
             value, error = _parse_line(text, 0, len(text))
-            if error is None and js_truthy_json(value):
+            if error is None and js_truthy(value):
                 if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
                     return value
                 return None
