@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 
 import pytest
 
+from pi_memory.base.tools import OUTPUT_LIMIT_BYTES, ToolResult, compact_json
 from pi_memory.memory import ENTRY_DELIMITER, MemoryStore
 from pi_memory.memory.guidance import MEMORY_GUIDANCE
-from pi_memory.memory.results import OUTPUT_LIMIT_BYTES, ToolResult, compact_json
 from pi_memory.memory.tools import OUTPUT_SCHEMA, MemoryTools, create_memory_tools
 
 T = TypeVar("T")

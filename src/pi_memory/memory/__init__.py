@@ -1,10 +1,10 @@
 """Curated memory: the store, its entry format, its lock, its prompt block and its tools."""
 
+from pi_memory.base.tools import ToolResult
 from pi_memory.memory.entries import ENTRY_DELIMITER
 from pi_memory.memory.files import FileBackend, default_memory_dir
 from pi_memory.memory.guidance import MEMORY_GUIDANCE
 from pi_memory.memory.lock import LockBlocked, LockBusy, file_lock
-from pi_memory.memory.results import ToolResult
 from pi_memory.memory.snapshot import SNAPSHOT_CHAR_CAP, bound_snapshot, memory_prompt
 from pi_memory.memory.store import TARGETS, MemoryStore, Result
 from pi_memory.memory.tools import MemoryTools, create_memory_tools

@@ -1,6 +1,10 @@
-"""Tool results with bounded size: what a tool hands back to the model or an MCP client.
+"""The tool call every tool here shares (:class:`ToolBase`, abort) and its bounded result.
 
-A result dict becomes a :class:`ToolResult` holding two views of the same object:
+:class:`ToolBase` gives memory, recall and decay tools pi's ``execute`` signature once;
+:func:`aborted` reads pi's abort signal. A result dict becomes a bounded :class:`ToolResult`:
+what a tool hands back to the model or an MCP client.
+
+A :class:`ToolResult` holds two views of the same object:
 
 * ``structured_content``: the dict itself, bounded so that its compact UTF-8 JSON is at most
   :data:`OUTPUT_LIMIT_BYTES` and no top-level list holds more than :data:`MAX_RECORDS` items;
@@ -26,10 +30,26 @@ were cut, in key order) and ``total`` (the original length of the first of them)
 
 from __future__ import annotations
 
+import abc
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+__all__ = [
+    "MAX_RECORDS",
+    "OUTPUT_LIMIT_BYTES",
+    "OUTPUT_LIMIT_ERROR",
+    "TRUNCATION_SCHEMA",
+    "ToolBase",
+    "ToolResult",
+    "aborted",
+    "bound_result",
+    "compact_json",
+    "is_output_limit",
+    "pretty_json",
+    "tool_result",
+]
 
 OUTPUT_LIMIT_BYTES = 12_288
 MAX_RECORDS = 100
@@ -279,14 +299,40 @@ def _clip_text(text: str, cap: int) -> str:
     return f"{text[:cap]}… [clipped {len(text) - cap:,} chars]"
 
 
-__all__ = [
-    "MAX_RECORDS",
-    "OUTPUT_LIMIT_BYTES",
-    "OUTPUT_LIMIT_ERROR",
-    "ToolResult",
-    "bound_result",
-    "compact_json",
-    "is_output_limit",
-    "pretty_json",
-    "tool_result",
-]
+
+# ----------------------------------------------------------------------------- the tool call
+
+
+def aborted(signal: Any) -> bool:
+    """True for an aborted pi-style signal (``.aborted``) or a set ``asyncio``/threading Event."""
+    if signal is None:
+        return False
+    if getattr(signal, "aborted", False) is True:
+        return True
+    is_set = getattr(signal, "is_set", None)
+    return bool(is_set()) if callable(is_set) else False
+
+
+class ToolBase(abc.ABC):
+    """pi's tool call, written once for every tool here (memory, recall, decay).
+
+    ``execute`` has pi's signature — what the host, the extension API and the MCP server call —
+    and hands the arguments (``{}`` when there are none) and the abort signal to :meth:`run`.
+    Subclasses hold the fields a host reads (``name``, ``description``, ``parameters``,
+    ``output_schema``, ``label``, ``prompt_snippet``) and implement ``run``.
+    """
+
+    async def execute(
+        self,
+        tool_call_id: str,
+        params: Mapping[str, Any] | None,
+        signal: Any = None,
+        on_update: Callable[..., Any] | None = None,
+        ctx: Any = None,
+    ) -> ToolResult:
+        """Run the tool (pi's ``execute`` signature; ``tool_call_id``, ``on_update`` and ``ctx`` are unused)."""
+        return await self.run(params or {}, signal)
+
+    @abc.abstractmethod
+    async def run(self, params: Mapping[str, Any], signal: Any = None) -> ToolResult:
+        """The tool's work on the call's arguments; a fixable problem is a failed result, never a raise."""
