@@ -25,7 +25,6 @@ from pi_memory.memory import MemoryStore
 from pi_memory.memory import files as filesmod
 from pi_memory.memory import lock as lockmod
 from pi_memory.memory.entries import drift_reason, is_canonical, parse_entries
-from pi_memory.memory.files import remove_orphan_temps
 from pi_memory.memory.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for
 
 LIMIT = 1_000_000
@@ -197,7 +196,7 @@ def park(*args, **kwargs):
     print("inside", flush=True)
     signal.pause()
 
-files._replace_file = park  # the store's write, inside the lock
+files.replace_file = park  # the store's write (pi_memory.base.fs.replace_file), inside the lock
 MemoryStore(sys.argv[1], lock_timeout=2).add("memory", "never acknowledged")
 """
     (tmp_path / "MEMORY.md").write_text("kept")
@@ -214,25 +213,6 @@ MemoryStore(sys.argv[1], lock_timeout=2).add("memory", "never acknowledged")
     assert result["success"], result
     assert (tmp_path / "MEMORY.md").read_text() == "kept\n§\nnext writer"
     assert _lock_state(tmp_path / "MEMORY.md") == "free"
-
-
-def test_remove_orphan_temps_deletes_only_old_temp_files(tmp_path: Path) -> None:
-    old = tmp_path / ".mem_0123456789ab.tmp"
-    young = tmp_path / ".mem_ba9876543210.tmp"
-    unrelated = tmp_path / "notes.tmp"
-    for path in (old, young, unrelated):
-        path.write_text("partial")
-    long_ago = time.time() - 301
-    os.utime(old, (long_ago, long_ago))
-    os.utime(unrelated, (long_ago, long_ago))
-
-    remove_orphan_temps(tmp_path)
-    assert not old.exists()
-    assert young.exists()  # may belong to a writer that is still running
-    assert unrelated.exists()
-
-    remove_orphan_temps(tmp_path, max_age=0)
-    assert not young.exists()
 
 
 def test_next_successful_write_removes_an_old_orphan_temp(tmp_path: Path) -> None:
