@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from pi_memory.base.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for, owner_record_path
+from pi_memory.base.lock import publish as lock_publish
 from pi_memory.memory import MemoryStore
 from pi_memory.memory import files as filesmod
-from pi_memory.memory import lock as lockmod
 from pi_memory.memory.entries import drift_reason, is_canonical, parse_entries
-from pi_memory.memory.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for
 
 LIMIT = 1_000_000
 KILLS = 50
@@ -61,7 +61,7 @@ def _lock_state(target: Path) -> str:
         st = lock_dir.stat()
     except FileNotFoundError:
         return "free"
-    owner = lockmod.owner_record_path(lock_dir, st.st_ino)  # named after the lock dir's inode
+    owner = owner_record_path(lock_dir, st.st_ino)  # named after the lock dir's inode
     try:
         record = json.loads(owner.read_text())
     except (OSError, ValueError):
@@ -160,7 +160,7 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_add_nor_blocks_th
             os.utime(path, (old, old))
     # Sweeps run on a process's first lock of a directory and then at most every 30 s; this
     # process has locked it already, so make the next write behave like a fresh process's.
-    lockmod._last_sweep.clear()
+    lock_publish.forget_sweeps()
     filesmod._last_temp_sweep.clear()
     store = MemoryStore(tmp_path, memory_char_limit=LIMIT, lock_timeout=2)
     result = store.add("memory", "after the storm")
@@ -177,7 +177,7 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_add_nor_blocks_th
             "(killed between mkdir and the record, or between unlinking the record and rmdir); each "
             "blocks the next writer for the 30 s stale period"
         )
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "MEMORY.md")
     if leftovers:
         problems.append(f"debris after the next successful write: {leftovers}")
@@ -223,7 +223,7 @@ def test_next_successful_write_removes_an_old_orphan_temp(tmp_path: Path) -> Non
     store = MemoryStore(tmp_path)
     assert store.add("memory", "fresh entry")["success"]
     assert not orphan.exists()
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md"]
 
 
@@ -233,7 +233,7 @@ def test_next_successful_write_removes_an_old_orphan_temp(tmp_path: Path) -> Non
 def _record_write_path(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
     """fsyncs (of a file or a directory), renames onto targets and lock releases, in order."""
     events: list[tuple[str, ...]] = []
-    real_fsync, real_rename, real_release = os.fsync, os.rename, lockmod._release_dir
+    real_fsync, real_rename, real_rmdir, real_swap = os.fsync, os.rename, os.rmdir, lock_publish.rename_noreplace
 
     def fsync(fd: int) -> None:
         events.append(("fsync", "directory" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"))
@@ -243,13 +243,22 @@ def _record_write_path(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]
         events.append(("rename", Path(dst).name))
         real_rename(src, dst)
 
-    def release(held: lockmod.HeldLock) -> None:
-        events.append(("release",))
-        real_release(held)
+    # Releasing takes the public name ``MEMORY.md.lock`` away: renamed back to the private name
+    # (renameat2) or removed (mkdir).
+    def swap(src: Path, dst: Path) -> bool | None:
+        if src.name == "MEMORY.md.lock":
+            events.append(("release",))
+        return real_swap(src, dst)
+
+    def rmdir(path: str | Path, *args: object, **kwargs: object) -> None:
+        if Path(path).name == "MEMORY.md.lock":
+            events.append(("release",))
+        real_rmdir(path, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "rename", rename)
-    monkeypatch.setattr(lockmod, "_release_dir", release)
+    monkeypatch.setattr(os, "rmdir", rmdir)
+    monkeypatch.setattr(lock_publish, "rename_noreplace", swap)
     return events
 
 

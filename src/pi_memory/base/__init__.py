@@ -1,33 +1,34 @@
-"""What every layer uses, and nothing above it: JavaScript semantics, durable files, the lock, tool results."""
+"""What every layer uses, and nothing above it: JavaScript semantics (:mod:`.js`), durable files
+(:mod:`.fs`), the proper-lockfile lock (:mod:`.lock`) and the tool call and its bounded result
+(:mod:`.tools`)."""
 
+from pi_memory.base import fs, js, lock, tools
+from pi_memory.base.fs import atomic_write, atomic_write_text, fsync_dir
 from pi_memory.base.js import date_parse_ms, is_js_number, iso_now, js_trim, js_truthy
-from pi_memory.base.tools import (
-    MAX_RECORDS,
-    OUTPUT_LIMIT_BYTES,
-    TRUNCATION_SCHEMA,
-    ToolBase,
-    ToolResult,
-    aborted,
-    bound_result,
-    compact_json,
-    is_output_limit,
-    tool_result,
-)
+from pi_memory.base.lock import LockBlocked, LockBusy, LockCompromised, file_lock, lock_dir_for
+from pi_memory.base.tools import ToolBase, ToolResult, aborted, bound_result, tool_result
 
 __all__ = [
-    "MAX_RECORDS",
-    "OUTPUT_LIMIT_BYTES",
-    "TRUNCATION_SCHEMA",
+    "LockBlocked",
+    "LockBusy",
+    "LockCompromised",
     "ToolBase",
     "ToolResult",
     "aborted",
+    "atomic_write",
+    "atomic_write_text",
     "bound_result",
-    "compact_json",
     "date_parse_ms",
+    "file_lock",
+    "fs",
+    "fsync_dir",
     "is_js_number",
-    "is_output_limit",
     "iso_now",
+    "js",
     "js_trim",
     "js_truthy",
+    "lock",
+    "lock_dir_for",
     "tool_result",
+    "tools",
 ]

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Literal
 
 from pi_memory.base.fs import atomic_write_text
+from pi_memory.base.lock import file_lock
 from pi_memory.host.paths import CONFIG_DIR_NAME, agent_dir
-from pi_memory.memory.lock import file_lock
 
 TRUST_REQUIRING_RESOURCES = (
     "settings.json", "mcp.json", "extensions", "skills", "prompts", "themes", "SYSTEM.md", "APPEND_SYSTEM.md",

@@ -3,7 +3,7 @@
 Writes are atomic and durable (:mod:`pi_memory.base.fs`): a temp file in the same
 directory is written, fsynced and renamed over the target, then the directory itself
 is fsynced so the rename survives a power cut (pi-memory and hermes skip that last step).
-A mutation holds the proper-lockfile lock (:mod:`.lock`) on the target, so a
+A mutation holds the proper-lockfile lock (:mod:`pi_memory.base.lock`) on the target, so a
 Node pi-memory process and this one never lose each other's updates.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pi_memory.base.fs import NEW_FILE_MODE, create_durable, fsync_dir, remove_orphan_temps, replace_file
+from pi_memory.base.lock import HeldLock, LockBlocked, LockBusy, LockCompromised, file_lock
 from pi_memory.memory.backend import BACKUP_FAILED, BackendBlocked, BackendBusy, RawText, StorageError
-from pi_memory.memory.lock import HeldLock, LockBlocked, LockBusy, LockCompromised, file_lock
 
 FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
