@@ -134,8 +134,7 @@ def _try_once(target: Path, lock_dir: Path, stale: float) -> HeldLock | None:
     if publish.available(lock_dir):
         published = publish.publish(lock_dir, token)
         if isinstance(published, publish.Published):
-            inode, mtime_ns = published.inode, published.mtime_ns
-            return HeldLock(target, lock_dir, owner_record_path(lock_dir, inode), token, inode, mtime_ns, stale,
+            return HeldLock(target, lock_dir, published.record, token, published.inode, published.mtime_ns, stale,
                             spare=published.private)
         if published is False:
             return None

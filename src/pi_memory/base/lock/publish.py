@@ -152,11 +152,12 @@ atexit.register(drop_spares)
 
 @dataclass
 class Published:
-    """Our recorded private directory, now the lock: the name to rename it back to, and its stamp."""
+    """Our recorded private directory, now the lock: the name to rename it back to, its stamp, its record."""
 
     private: Path
     inode: int
     mtime_ns: int
+    record: Path
 
 
 def _discard(private: Path, record: Path) -> None:
@@ -202,7 +203,7 @@ def publish(lock_dir: Path, token: str) -> Published | bool:
         mtime_ns = st.st_mtime_ns
         with contextlib.suppress(OSError):
             owner.write_record(record, token, inode, mtime_ns, how="atomic")
-    return Published(private, inode, mtime_ns)
+    return Published(private, inode, mtime_ns, record)
 
 
 def unpublish(lock_dir: Path, private: Path, inode: int) -> bool:
