@@ -214,8 +214,8 @@ def run_breakdown_once(side: str, base_dir: str, n_adds: int = 200) -> dict[str,
             return "fsync temp file"
 
     if side == "ours":
+        from pi_memory.base.lock import publish as lockmod
         from pi_memory.memory import MemoryStore
-        from pi_memory.memory import lock as lockmod
         from pi_memory.security.threats import first_threat_message
 
         store: Any = MemoryStore(Path(home) / "memories", memory_char_limit=10**6, user_char_limit=10**6)

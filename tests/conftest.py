@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pi_memory.base.lock import publish as lock_publish
+
 # The backend-parametrized store fixtures (``storage``, ``postgres_dsn``) live with the backend tests.
 sys.path.insert(0, str(Path(__file__).resolve().parent / "backends"))
 from storage_fixtures import postgres_dsn, storage  # noqa: F401
@@ -51,3 +53,48 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("PI_AGENT_HOME", str(home / ".pi" / "agent"))
     monkeypatch.delenv("PI_CODING_AGENT_DIR", raising=False)
     return home
+
+
+# --- the lock's two modes ------------------------------------------------------------------------
+# Lock-dependent tests (tests/base, tests/memory, tests/interop) run under both ways the lock can
+# publish its directory. ``renameat2``: a recorded private directory renamed to ``<file>.lock``
+# with ``RENAME_NOREPLACE`` (Linux, the default here). ``mkdir``: the fallback for systems without
+# it — ``mkdir <file>.lock``, then the record. A test opts in with the ``lock_mode`` fixture (or
+# ``usefixtures``); ``@pytest.mark.lock_modes(...)`` narrows it to the modes where the test's
+# fault injection exists. The mode also reaches subprocesses, through the environment variable
+# the lock reads at import.
+
+LOCK_MODES = ("renameat2", "mkdir")
+FORCE_MKDIR_ENV = "_PI_MEMORY_LOCK_MKDIR"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "lock_modes(*modes): the lock modes a lock_mode test runs under")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "lock_mode" in metafunc.fixturenames:
+        marker = metafunc.definition.get_closest_marker("lock_modes")
+        modes = marker.args if marker else LOCK_MODES
+        metafunc.parametrize("lock_mode", modes, indirect=True)
+
+
+@pytest.fixture
+def lock_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The mode under test, applied to this process and to every subprocess it starts."""
+    mode: str = request.param
+    monkeypatch.setattr(lock_publish, "_no_noreplace", set())  # the test switches of base.lock.publish
+    if mode == "mkdir":
+        monkeypatch.setattr(lock_publish, "_renameat2", None)
+        monkeypatch.setenv(FORCE_MKDIR_ENV, "1")
+    else:
+        if lock_publish._renameat2 is None:
+            pytest.fail("renameat2 is unavailable here, so the lock's primary path cannot be tested")
+        monkeypatch.delenv(FORCE_MKDIR_ENV, raising=False)
+    return mode
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests (``@pytest.mark.anyio``) run on asyncio, the host's loop."""
+    return "asyncio"

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
+from pi_memory.base.tools import OUTPUT_LIMIT_BYTES
 from pi_memory.extensions.decay import ImportantMemoriesTool
 from pi_memory.extensions.recall import RecallExtension, SearchMemoryTool, recall_extension, search_result
 from pi_memory.extensions.recall.tool import CANCELLED
 from pi_memory.host import HeadlessUI, SessionRuntime
-from pi_memory.memory.results import OUTPUT_LIMIT_BYTES
 from pi_memory.providers import Reply, ScriptedProvider, scripted_model
 from pi_memory.recall import Hit, RecallService, get_embedder, open_index
 from pi_memory.recall.backfill import backfill

@@ -20,12 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from pi_memory.base.lock import STALE_SECONDS, file_lock, lock_dir_for
+from pi_memory.base.lock import publish as lock_publish
 from pi_memory.memory import MemoryStore
-from pi_memory.memory import lock as lockmod
 from pi_memory.memory.entries import drift_reason, is_canonical, parse_entries
-from pi_memory.memory.lock import STALE_SECONDS, file_lock, lock_dir_for
 
-pytestmark = pytest.mark.interop
+# Both ways our lock publishes its directory (the lock_mode fixture, tests/conftest.py), here and in
+# every Python subprocess.
+pytestmark = [pytest.mark.interop, pytest.mark.usefixtures("lock_mode")]
 
 HERE = Path(__file__).parent
 PEER = HERE / "lock_peer.mjs"
@@ -98,25 +100,6 @@ def procs() -> Iterator[list]:
             for stream in (item.stdin, item.stdout, item.stderr):
                 if stream is not None:
                     stream.close()
-
-
-@pytest.fixture(params=["renameat2", "mkdir"], autouse=True)
-def lock_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both ways our lock publishes its directory, here and in every Python subprocess.
-
-    ``mkdir`` is the fallback for systems without ``renameat2(RENAME_NOREPLACE)``; the
-    environment variable reaches the subprocesses, which read it at import.
-    """
-    mode: str = request.param
-    monkeypatch.setattr(lockmod, "_no_noreplace", set())
-    if mode == "mkdir":
-        monkeypatch.setattr(lockmod, "_renameat2", None)
-        monkeypatch.setenv("_PI_MEMORY_LOCK_MKDIR", "1")
-    else:
-        if lockmod._renameat2 is None:
-            pytest.fail("renameat2 is unavailable here, so the lock's primary path cannot be tested")
-        monkeypatch.delenv("_PI_MEMORY_LOCK_MKDIR", raising=False)
-    return mode
 
 
 @pytest.fixture
@@ -234,7 +217,7 @@ def test_fresh_node_held_lock_is_not_taken_over(memory_file: Path, procs: list) 
 
 PY_HOLDER = """
 import sys
-from pi_memory.memory.lock import file_lock
+from pi_memory.base.lock import file_lock
 with file_lock(sys.argv[1], timeout=5):
     print("locked", flush=True)
     sys.stdin.read()
@@ -301,9 +284,9 @@ def test_node_takes_over_a_stale_python_lock_despite_the_owner_record(memory_fil
     for path in memory_file.parent.iterdir():
         if path.name != "MEMORY.md":
             os.utime(path, (old - 3600, old - 3600))
-    lockmod._last_sweep.clear()  # this process swept moments ago; sweeps are at most every 30 s
+    lock_publish.forget_sweeps()  # this process swept moments ago; sweeps are at most every 30 s
     assert MemoryStore(memory_file.parent, lock_timeout=2).add("memory", "and again")["success"]
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in memory_file.parent.iterdir()) == ["MEMORY.md"]
 
 

@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pi_memory.base.lock import publish as lock_publish
 from pi_memory.memory import MemoryStore
-from pi_memory.memory import lock as lockmod
 
 ALPHABET = ["a", "b", " ", "é", "😀", "🦀", "\n", "\r\n", "§", "\u00a0"]
 
@@ -45,7 +45,7 @@ def _files_written_by_our_store(seed: int, runs: int) -> list[dict[str, object]]
                 path = Path(tmp) / name
                 if path.exists():
                     cases.append({"raw": path.read_bytes().decode("utf-8"), "limit": limit})
-    lockmod._drop_spares()
+    lock_publish.drop_spares()
     return cases
 
 
@@ -59,7 +59,7 @@ def test_no_file_our_store_writes_is_drift_to_pi_memory(node_peer: Any) -> None:
             for name, limit in (("MEMORY.md", 2200), ("USER.md", 1375)):
                 if (Path(tmp) / name).exists():
                     cases.append({"raw": (Path(tmp) / name).read_text(encoding="utf-8"), "limit": limit})
-    lockmod._drop_spares()
+    lock_publish.drop_spares()
     assert sum(1 for c in cases if any(ord(ch) > 0xFFFF for ch in str(c["raw"]))) > 50  # emoji really present
     verdicts = node_peer.run_json("pi_memory_drift.mjs", input=json.dumps(cases, ensure_ascii=False))
     drifted = [c for c, d in zip(cases, verdicts, strict=True) if d]

@@ -17,9 +17,9 @@ import pytest
 from mcp import Client
 from mcp_helpers import mcp_session, validate_output
 
+from pi_memory.base.tools import tool_result
 from pi_memory.mcp import McpTool, ToolContext, create_server
 from pi_memory.memory import MemoryStore, ToolResult
-from pi_memory.memory.results import tool_result
 
 SEARCH_OUTPUT = {
     "type": "object",
@@ -131,7 +131,7 @@ def test_installed_entry_points_are_served_by_pi_memory_mcp(tmp_path: Path) -> N
     (site / "fake_recall-0.1.dist-info" / "entry_points.txt").write_text(
         "[pi_memory.mcp_tools]\nrecall = fake_recall:provide\n", encoding="utf-8")
     (site / "fake_recall.py").write_text(textwrap.dedent('''
-        from pi_memory.memory.results import tool_result
+        from pi_memory.base.tools import tool_result
 
         class Important:
             name = "list_recent_entries"

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from pi_memory.base.lock import lock_dir_for
+from pi_memory.base.lock import publish as lock_publish
 from pi_memory.memory import MemoryStore
-from pi_memory.memory import lock as lockmod
 from pi_memory.memory.entries import drift_reason, is_canonical, parse_entries
-from pi_memory.memory.lock import lock_dir_for
 
 LIMIT = 1_000_000
 
@@ -60,7 +60,7 @@ def assert_clean_store(directory: Path, expected: set[str], target: str = "memor
     missing = expected - set(entries)
     assert not missing, f"{len(missing)} updates lost, e.g. {sorted(missing)[:3]}"
     assert set(entries) == expected
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     debris = sorted(p.name for p in directory.iterdir() if p.name not in ("MEMORY.md", "USER.md"))
     assert debris == [], f"left behind: {debris}"
     assert not lock_dir_for(path).exists()
@@ -298,27 +298,25 @@ def test_threads_mixing_add_replace_remove_on_both_targets(tmp_path: Path) -> No
         path = tmp_path / ("MEMORY.md" if target == "memory" else "USER.md")
         assert set(parse_entries(path.read_text())) == expected
         assert is_canonical(path.read_text())
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "USER.md"]
 
 
 # ---------------------------------------------------------------- asyncio
 
 
-def test_many_concurrent_asyncio_to_thread_adds(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_many_concurrent_asyncio_to_thread_adds(tmp_path: Path) -> None:
     store = MemoryStore(tmp_path, memory_char_limit=LIMIT, lock_timeout=60)
-
-    async def main() -> list[dict]:
-        return await asyncio.gather(
-            *(asyncio.to_thread(store.add, "memory", f"task {i:03d} remembered") for i in range(120))
-        )
-
-    results = asyncio.run(main())
+    results = await asyncio.gather(
+        *(asyncio.to_thread(store.add, "memory", f"task {i:03d} remembered") for i in range(120))
+    )
     assert all(r["success"] for r in results)
     assert_clean_store(tmp_path, {f"task {i:03d} remembered" for i in range(120)})
 
 
-def test_asyncio_tasks_on_separate_stores_and_event_loop_stays_responsive(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_asyncio_tasks_on_separate_stores_and_event_loop_stays_responsive(tmp_path: Path) -> None:
     stores = [MemoryStore(tmp_path, memory_char_limit=LIMIT, lock_timeout=60) for _ in range(4)]
     ticks = 0
 
@@ -328,17 +326,13 @@ def test_asyncio_tasks_on_separate_stores_and_event_loop_stays_responsive(tmp_pa
             ticks += 1
             await asyncio.sleep(0)
 
-    async def main() -> list[dict]:
-        stop = asyncio.Event()
-        tick_task = asyncio.create_task(ticker(stop))
-        results = await asyncio.gather(
-            *(asyncio.to_thread(stores[i % 4].add, "user", f"async fact {i:03d}") for i in range(60))
-        )
-        stop.set()
-        await tick_task
-        return results
-
-    results = asyncio.run(main())
+    stop = asyncio.Event()
+    tick_task = asyncio.create_task(ticker(stop))
+    results = await asyncio.gather(
+        *(asyncio.to_thread(stores[i % 4].add, "user", f"async fact {i:03d}") for i in range(60))
+    )
+    stop.set()
+    await tick_task
     assert all(r["success"] for r in results)
     assert ticks > 0  # the loop kept running while the writes waited on the lock
     assert_clean_store(tmp_path, {f"async fact {i:03d}" for i in range(60)}, target="user")
@@ -349,7 +343,7 @@ def test_asyncio_tasks_on_separate_stores_and_event_loop_stays_responsive(tmp_pa
 
 HOLDER = """
 import sys
-from pi_memory.memory.lock import file_lock
+from pi_memory.base.lock import file_lock
 with file_lock(sys.argv[1], timeout=5):
     print("locked", flush=True)
     sys.stdin.read()
@@ -397,7 +391,7 @@ def test_contention_past_the_timeout_is_a_structured_retryable_busy_result(
     assert held_memory_lock.read_bytes() == before
     assert store.get_entries("memory") == ["alpha fact", "beta fact"]
     # Nothing created or removed: the holder's lock dir and record are untouched, no backup.
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in held_memory_lock.parent.iterdir()) == listing
     assert "MEMORY.md.lock" in listing
 

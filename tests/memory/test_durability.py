@@ -21,12 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from pi_memory.base.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for, owner_record_path
+from pi_memory.base.lock import publish as lock_publish
 from pi_memory.memory import MemoryStore
 from pi_memory.memory import files as filesmod
-from pi_memory.memory import lock as lockmod
 from pi_memory.memory.entries import drift_reason, is_canonical, parse_entries
-from pi_memory.memory.files import remove_orphan_temps
-from pi_memory.memory.lock import STALE_SECONDS, LockBusy, file_lock, lock_dir_for
 
 LIMIT = 1_000_000
 KILLS = 50
@@ -62,7 +61,7 @@ def _lock_state(target: Path) -> str:
         st = lock_dir.stat()
     except FileNotFoundError:
         return "free"
-    owner = lockmod.owner_record_path(lock_dir, st.st_ino)  # named after the lock dir's inode
+    owner = owner_record_path(lock_dir, st.st_ino)  # named after the lock dir's inode
     try:
         record = json.loads(owner.read_text())
     except (OSError, ValueError):
@@ -161,7 +160,7 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_add_nor_blocks_th
             os.utime(path, (old, old))
     # Sweeps run on a process's first lock of a directory and then at most every 30 s; this
     # process has locked it already, so make the next write behave like a fresh process's.
-    lockmod._last_sweep.clear()
+    lock_publish.forget_sweeps()
     filesmod._last_temp_sweep.clear()
     store = MemoryStore(tmp_path, memory_char_limit=LIMIT, lock_timeout=2)
     result = store.add("memory", "after the storm")
@@ -178,7 +177,7 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_add_nor_blocks_th
             "(killed between mkdir and the record, or between unlinking the record and rmdir); each "
             "blocks the next writer for the 30 s stale period"
         )
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "MEMORY.md")
     if leftovers:
         problems.append(f"debris after the next successful write: {leftovers}")
@@ -197,7 +196,7 @@ def park(*args, **kwargs):
     print("inside", flush=True)
     signal.pause()
 
-files._replace_file = park  # the store's write, inside the lock
+files.replace_file = park  # the store's write (pi_memory.base.fs.replace_file), inside the lock
 MemoryStore(sys.argv[1], lock_timeout=2).add("memory", "never acknowledged")
 """
     (tmp_path / "MEMORY.md").write_text("kept")
@@ -216,25 +215,6 @@ MemoryStore(sys.argv[1], lock_timeout=2).add("memory", "never acknowledged")
     assert _lock_state(tmp_path / "MEMORY.md") == "free"
 
 
-def test_remove_orphan_temps_deletes_only_old_temp_files(tmp_path: Path) -> None:
-    old = tmp_path / ".mem_0123456789ab.tmp"
-    young = tmp_path / ".mem_ba9876543210.tmp"
-    unrelated = tmp_path / "notes.tmp"
-    for path in (old, young, unrelated):
-        path.write_text("partial")
-    long_ago = time.time() - 301
-    os.utime(old, (long_ago, long_ago))
-    os.utime(unrelated, (long_ago, long_ago))
-
-    remove_orphan_temps(tmp_path)
-    assert not old.exists()
-    assert young.exists()  # may belong to a writer that is still running
-    assert unrelated.exists()
-
-    remove_orphan_temps(tmp_path, max_age=0)
-    assert not young.exists()
-
-
 def test_next_successful_write_removes_an_old_orphan_temp(tmp_path: Path) -> None:
     orphan = tmp_path / ".mem_deadbeef0000.tmp"
     orphan.write_text("half a write from a crashed writer")
@@ -243,7 +223,7 @@ def test_next_successful_write_removes_an_old_orphan_temp(tmp_path: Path) -> Non
     store = MemoryStore(tmp_path)
     assert store.add("memory", "fresh entry")["success"]
     assert not orphan.exists()
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md"]
 
 
@@ -253,7 +233,7 @@ def test_next_successful_write_removes_an_old_orphan_temp(tmp_path: Path) -> Non
 def _record_write_path(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
     """fsyncs (of a file or a directory), renames onto targets and lock releases, in order."""
     events: list[tuple[str, ...]] = []
-    real_fsync, real_rename, real_release = os.fsync, os.rename, lockmod._release_dir
+    real_fsync, real_rename, real_rmdir, real_swap = os.fsync, os.rename, os.rmdir, lock_publish.rename_noreplace
 
     def fsync(fd: int) -> None:
         events.append(("fsync", "directory" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"))
@@ -263,13 +243,22 @@ def _record_write_path(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]
         events.append(("rename", Path(dst).name))
         real_rename(src, dst)
 
-    def release(held: lockmod.HeldLock) -> None:
-        events.append(("release",))
-        real_release(held)
+    # Releasing takes the public name ``MEMORY.md.lock`` away: renamed back to the private name
+    # (renameat2) or removed (mkdir).
+    def swap(src: Path, dst: Path) -> bool | None:
+        if src.name == "MEMORY.md.lock":
+            events.append(("release",))
+        return real_swap(src, dst)
+
+    def rmdir(path: str | Path, *args: object, **kwargs: object) -> None:
+        if Path(path).name == "MEMORY.md.lock":
+            events.append(("release",))
+        real_rmdir(path, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "rename", rename)
-    monkeypatch.setattr(lockmod, "_release_dir", release)
+    monkeypatch.setattr(os, "rmdir", rmdir)
+    monkeypatch.setattr(lock_publish, "rename_noreplace", swap)
     return events
 
 

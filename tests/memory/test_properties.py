@@ -26,8 +26,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from pi_memory.base.lock import publish as lock_publish
 from pi_memory.memory import MemoryStore
-from pi_memory.memory import lock as lockmod
 from pi_memory.memory.entries import drift_reason, parse_entries, serialize_entries
 
 DELIM = "\n§\n"
@@ -231,7 +231,7 @@ def test_store_edits_a_cosmetically_spaced_file_instead_of_refusing(case: tuple[
         expected = first_occurrences(["replacement entry", *live[1:]])
         on_disk = (directory / "MEMORY.md").read_bytes().decode("utf-8")
         assert on_disk == DELIM.join(expected)  # normalised, nothing lost
-        lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+        lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
         assert sorted(p.name for p in directory.iterdir()) == ["MEMORY.md"]  # no .bak, no lock
 
 
@@ -334,7 +334,7 @@ def test_text_the_store_wrote_parses_back_to_its_entries_without_drift(
                 on_disk = (Path(tmp) / "MEMORY.md").read_bytes().decode("utf-8")
                 assert on_disk == written[0]
                 assert parse_checked(on_disk, limit) == (written[2], None)
-        lockmod._drop_spares()
+        lock_publish.drop_spares()
 
 
 # ---------------------------------------------------------------- Windows line endings
@@ -374,7 +374,7 @@ def test_a_file_with_windows_line_endings_is_drift_and_nothing_is_deleted(
             assert Path(result["driftBackup"]).read_bytes() == data
         assert (directory / name).read_bytes() == data
         assert "Windows line endings" in store.read(target)["warning"]
-        lockmod._drop_spares()
+        lock_publish.drop_spares()
 
 
 # ---------------------------------------------------------------- text that is not UTF-8
@@ -448,4 +448,4 @@ def test_nothing_we_write_is_drift_to_pi_memory(ops: list[tuple[str, str, str]],
             if path.exists():
                 raw = path.read_text(encoding="utf-8")
                 assert not pi_memory_drifts(raw, limit), raw
-        lockmod._drop_spares()
+        lock_publish.drop_spares()

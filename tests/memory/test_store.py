@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from storage_fixtures import Storage
 
+from pi_memory.base.lock import publish as lock_publish
 from pi_memory.memory import ENTRY_DELIMITER, MemoryStore
-from pi_memory.memory import lock as lockmod
 from pi_memory.memory.files import FileBackend
 
 D = ENTRY_DELIMITER
@@ -128,7 +128,7 @@ def test_09b_failed_mutation_creates_no_empty_file_adjusted(storage: Storage) ->
     s.add("memory", "a" * 50)
     s.replace("memory", "x", "y")
     s.remove("memory", "x")
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert storage.names() == []  # no empty file, no lock or temp debris
 
 
@@ -230,7 +230,7 @@ def test_19_clean_file_accepts_add(storage: Storage) -> None:
 def test_20_no_temp_files_after_writes(store: MemoryStore, storage: Storage) -> None:
     store.add("memory", "a")
     store.add("memory", "b")
-    lockmod._drop_spares()  # as at exit: this process's own spare lock dirs are not debris
+    lock_publish.drop_spares()  # as at exit: this process's own spare lock dirs are not debris
     assert storage.names() == ["MEMORY.md"]
 
 

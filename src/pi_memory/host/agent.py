@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pi_memory.memory.results import ToolResult
+from pi_memory.base.tools import ToolResult
 from pi_memory.providers import Context, Model, Provider, StreamOptions, Tool
 
 from .types import AbortSignal, Event, ToolDefinition, result_field

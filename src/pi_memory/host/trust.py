@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pi_memory.base.fs import atomic_write_text
+from pi_memory.base.lock import file_lock
 from pi_memory.host.paths import CONFIG_DIR_NAME, agent_dir
-from pi_memory.memory.files import atomic_write_text
-from pi_memory.memory.lock import file_lock
 
 TRUST_REQUIRING_RESOURCES = (
     "settings.json", "mcp.json", "extensions", "skills", "prompts", "themes", "SYSTEM.md", "APPEND_SYSTEM.md",
@@ -86,14 +86,16 @@ class ProjectTrustStore:
     def set(self, cwd: Path | str, decision: bool | None) -> None:
         """Record (or with ``None`` clear) the decision for exactly ``cwd``."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with file_lock(self.path):
+        with file_lock(self.path) as held:
             data = self._read()
             key = _normalize(cwd)
             data.pop(key, None)
             if decision is not None:
                 data[key] = decision
             ordered = {k: data[k] for k in sorted(data) if data[k] is not None}
-            atomic_write_text(self.path, json.dumps(ordered, indent=2) + "\n")
+            # Confirmed right before the rename, as the memory store does: a writer paused past the
+            # stale time may have lost the lock, and renaming what it read would drop a newer decision.
+            atomic_write_text(self.path, json.dumps(ordered, indent=2) + "\n", before_rename=held.confirm)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pi_memory.memory.results import ToolResult
+from pi_memory.base.tools import ToolResult
 
 from .types import ToolDefinition, result_field
 

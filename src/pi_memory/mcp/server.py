@@ -29,9 +29,9 @@ from pydantic import ValidationError
 from pi_memory import __version__
 from pi_memory.backends import redact
 from pi_memory.backends.dsn import REDACTING_FILTER
+from pi_memory.base.tools import tool_result
 from pi_memory.memory import TARGETS, MemoryStore, bound_snapshot, create_memory_tools, memory_prompt
 from pi_memory.memory.entries import parse_entries
-from pi_memory.memory.results import tool_result
 from pi_memory.memory.snapshot import render_block
 
 from .tools import READ_ONLY_TOOLS, McpTool, ToolContext, ToolProvider, collect_tools

@@ -28,13 +28,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-ENTRY_DELIMITER = "\n§\n"
+from pi_memory.base.js import js_trim
 
-#: The characters JavaScript's ``trim`` removes (WhiteSpace + LineTerminator).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+ENTRY_DELIMITER = "\n§\n"
 
 #: A line that is ``§`` once carriage returns are stripped: what a reader splitting on lines
 #: (a person, an editor, hermes on Windows) takes for a delimiter.
@@ -80,11 +76,6 @@ _STRAY_DELIMITER = Drift(
     cause="likely a shell append, a patch tool or a manual edit",
     fix="Delete the stray '§' line in {file}, so that every line holding only '§' sits between two entries.",
 )
-
-
-def js_trim(text: str) -> str:
-    """Trim like JavaScript's ``String.prototype.trim`` (includes U+FEFF)."""
-    return text.strip(JS_WHITESPACE)
 
 
 def utf16_length(text: str) -> int:

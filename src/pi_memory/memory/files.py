@@ -1,9 +1,9 @@
 """The default backend: ``MEMORY.md`` and ``USER.md`` in one directory.
 
-Writes are atomic and durable: a temp file in the same directory is written,
-fsynced and renamed over the target, then the directory itself is fsynced so
-the rename survives a power cut (pi-memory and hermes skip that last step).
-A mutation holds the proper-lockfile lock (:mod:`.lock`) on the target, so a
+Writes are atomic and durable (:mod:`pi_memory.base.fs`): a temp file in the same
+directory is written, fsynced and renamed over the target, then the directory itself
+is fsynced so the rename survives a power cut (pi-memory and hermes skip that last step).
+A mutation holds the proper-lockfile lock (:mod:`pi_memory.base.lock`) on the target, so a
 Node pi-memory process and this one never lose each other's updates.
 """
 
@@ -12,19 +12,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
+from pi_memory.base.fs import NEW_FILE_MODE, create_durable, fsync_dir, remove_orphan_temps, replace_file
+from pi_memory.base.lock import HeldLock, LockBlocked, LockBusy, LockCompromised, file_lock
 from pi_memory.memory.backend import BACKUP_FAILED, BackendBlocked, BackendBusy, RawText, StorageError
-from pi_memory.memory.lock import HeldLock, LockBlocked, LockBusy, LockCompromised, file_lock
 
 FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
-_TEMP_PREFIX = ".mem_"
-_TEMP_SUFFIX = ".tmp"
-_ORPHAN_TEMP_AGE = 300.0
-_NEW_FILE_MODE = 0o600
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _SWEEP_EVERY = 30.0
 _last_temp_sweep: dict[str, float] = {}
@@ -44,66 +40,6 @@ def default_memory_dir_origin() -> tuple[Path, str]:
     home = os.environ.get("PI_AGENT_HOME", "").strip()
     base = Path(home).expanduser() if home else Path.home() / ".pi" / "agent"
     return (base / "memories").absolute(), "$PI_AGENT_HOME" if home else "default"
-
-
-def fsync_dir(directory: Path) -> None:
-    """Make a rename or create in ``directory`` durable."""
-    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _replace_file(
-    real: Path, data: bytes, mode: int, *, durable: bool, before_rename: Callable[[], None] | None = None
-) -> None:
-    """Write ``data`` to a temp file beside ``real`` (fsynced) and rename it over ``real``.
-
-    The directory is *not* fsynced here: the caller does it, possibly after
-    releasing a lock, so the rename's journal commit also carries the lock's
-    own bookkeeping instead of costing one more. ``before_rename`` runs last
-    before the rename and may raise to drop the write (the temp file goes too).
-    """
-    tmp = real.parent / f"{_TEMP_PREFIX}{secrets.token_hex(6)}{_TEMP_SUFFIX}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, mode)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            if os.fstat(fd).st_mode & 0o7777 != mode:
-                os.fchmod(fd, mode)  # the umask narrowed it; set before the fsync so it lasts
-            if durable:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
-        if before_rename is not None:
-            before_rename()
-        os.rename(tmp, real)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) atomically; never leaves a temp file.
-
-    A symlinked target is written through (the link survives). The existing
-    file mode is kept; a new file is created 0600 because memory often holds
-    personal facts.
-    """
-    real = Path(os.path.realpath(path))
-    directory = real.parent
-    directory.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = real.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = _NEW_FILE_MODE
-    _replace_file(real, text.encode("utf-8"), mode, durable=durable)
-    if durable:
-        fsync_dir(directory)
 
 
 def os_error_problem(exc: OSError, directory: Path) -> str:
@@ -195,26 +131,12 @@ def write_backup(path: Path, raw: RawText) -> Path:
     n = 0
     while True:
         try:
-            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE)
+            create_durable(candidate, data)
         except FileExistsError:
             n += 1
             candidate = path.with_name(f"{path.name}.bak.{stamp}.{n}")
             continue
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        fsync_dir(path.parent)
         return candidate
-
-
-def remove_orphan_temps(directory: Path, max_age: float = _ORPHAN_TEMP_AGE) -> None:
-    """Delete temp files left by a writer killed mid-write (older than ``max_age``)."""
-    cutoff = time.time() - max_age
-    for tmp in directory.glob(f"{_TEMP_PREFIX}*{_TEMP_SUFFIX}"):
-        with contextlib.suppress(OSError):
-            if tmp.stat().st_mtime < cutoff:
-                tmp.unlink()
 
 
 def _sweep_temps_now_and_then(directory: Path) -> None:
@@ -238,7 +160,7 @@ class _FileTransaction:
         self.durable = durable
         self.held = held
         self.raw, mode = _read_with_mode(real, path)
-        self.mode = _NEW_FILE_MODE if mode is None else mode
+        self.mode = NEW_FILE_MODE if mode is None else mode
         self.written = False
 
     def write(self, text: str) -> None:
@@ -248,9 +170,7 @@ class _FileTransaction:
         while it was stopped), so renaming its text into place would lose that writer's
         changes; the lock is confirmed after the slow part (the fsync), right before the rename.
         """
-        _replace_file(
-            self.real, text.encode("utf-8"), self.mode, durable=self.durable, before_rename=self.held.confirm
-        )
+        replace_file(self.real, text.encode("utf-8"), self.mode, durable=self.durable, before_rename=self.held.confirm)
         self.written = True
 
     def backup(self, raw: RawText) -> str:

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from pi_memory._coerce import whole_number
+from pi_memory.base.js import js_trim
+from pi_memory.base.lock import DEFAULT_TIMEOUT
 from pi_memory.memory.backend import (
     BACKUP_FAILED,
     BackendBlocked,
@@ -43,13 +45,11 @@ from pi_memory.memory.entries import (
     entry_length,
     find_drift,
     joined_length,
-    js_trim,
     parse_checked,
     parse_entries,
     serialize_entries,
 )
 from pi_memory.memory.files import FileBackend, default_memory_dir
-from pi_memory.memory.lock import DEFAULT_TIMEOUT
 from pi_memory.memory.snapshot import bound_snapshot, format_usage, join_blocks, render_block
 from pi_memory.security.threats import MAX_SCAN_CHARS, first_threat_message
 

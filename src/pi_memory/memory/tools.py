@@ -13,7 +13,6 @@ a worker thread, so a store waiting on another process's lock never stalls the e
 
 from __future__ import annotations
 
-import abc
 import asyncio
 import copy
 import json
@@ -21,8 +20,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
+from pi_memory.base.tools import TRUNCATION_SCHEMA, ToolBase, ToolResult, aborted, tool_result
 from pi_memory.memory import guidance
-from pi_memory.memory.results import TRUNCATION_SCHEMA, ToolResult, tool_result
 from pi_memory.memory.store import TARGETS, MemoryStore
 
 LABEL = "Memory"
@@ -102,31 +101,6 @@ OUTPUT_SCHEMA: dict[str, Any] = {
 # ----------------------------------------------------------------------------- the tool
 
 
-class ToolBase(abc.ABC):
-    """pi's tool call, written once for every tool here (memory, recall, decay).
-
-    ``execute`` has pi's signature — what the host, the extension API and the MCP server call —
-    and hands the arguments (``{}`` when there are none) and the abort signal to :meth:`run`.
-    Subclasses hold the fields a host reads (``name``, ``description``, ``parameters``,
-    ``output_schema``, ``label``, ``prompt_snippet``) and implement ``run``.
-    """
-
-    async def execute(
-        self,
-        tool_call_id: str,
-        params: Mapping[str, Any] | None,
-        signal: Any = None,
-        on_update: Callable[..., Any] | None = None,
-        ctx: Any = None,
-    ) -> ToolResult:
-        """Run the tool (pi's ``execute`` signature; ``tool_call_id``, ``on_update`` and ``ctx`` are unused)."""
-        return await self.run(params or {}, signal)
-
-    @abc.abstractmethod
-    async def run(self, params: Mapping[str, Any], signal: Any = None) -> ToolResult:
-        """The tool's work on the call's arguments; a fixable problem is a failed result, never a raise."""
-
-
 @dataclass(frozen=True)
 class MemoryTool(ToolBase):
     """One memory tool bound to a store; ``await tool(target=..., ...)`` runs it."""
@@ -146,7 +120,7 @@ class MemoryTool(ToolBase):
 
     async def run(self, params: Mapping[str, Any], signal: Any = None) -> ToolResult:
         """Validate ``target``, run the store call in a worker thread, shape the result."""
-        if _aborted(signal):
+        if aborted(signal):
             return tool_result({"success": False, "error": "Cancelled before running; nothing was changed."})
         return await asyncio.to_thread(self.run_sync, params)
 
@@ -182,16 +156,6 @@ class MemoryTool(ToolBase):
 def _as_text(value: Any) -> str:
     """pi-memory's coercion: missing or null becomes "", anything else ``str(value)``."""
     return "" if value is None else value if isinstance(value, str) else str(value)
-
-
-def _aborted(signal: Any) -> bool:
-    """True for an aborted pi-style signal (``.aborted``) or a set ``asyncio``/threading Event."""
-    if signal is None:
-        return False
-    if getattr(signal, "aborted", False) is True:
-        return True
-    is_set = getattr(signal, "is_set", None)
-    return bool(is_set()) if callable(is_set) else False
 
 
 def _next_step(name: str, result: Mapping[str, Any], target: str) -> str:

@@ -12,7 +12,8 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._js import iso_now
+from pi_memory.base.js import iso_now
+
 from .discovery import session_directory
 from .entries import CURRENT_SESSION_VERSION, Entry
 from .errors import SessionError, SessionFileDamagedWarning

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ._js import date_parse_ms, js_truthy
+from pi_memory.base.js import date_parse_ms, js_truthy
+
 from .entries import Entry
 from .errors import SessionError
 from .ids import index_key

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from ._js import date_parse_ms, is_js_number, js_trim, ms_to_datetime
+from pi_memory.base.js import date_parse_ms, is_js_number, js_trim, js_truthy, ms_to_datetime
+
 from .messages import js_content_text
-from .store import js_truthy_json, parse_json_line
+from .store import parse_json_line
 
 __all__ = ["SessionInfo", "build_session_info", "sort_session_infos"]
 
@@ -83,7 +84,7 @@ def build_session_info(path: str) -> SessionInfo | None:
         if not js_trim(line):
             continue
         entry, error = parse_json_line(line, 0, len(line))
-        if error is not None or not js_truthy_json(entry):
+        if error is not None or not js_truthy(entry):
             continue
         if not isinstance(entry, dict):
             if header is None:

@@ -27,7 +27,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ._js import date_parse_ms, iso_now, js_trim
+from pi_memory.base.js import date_parse_ms, iso_now, js_trim
+
 from .branching import branched_entries, fork_session, new_header, session_file_path
 from .context import (
     SessionContext,

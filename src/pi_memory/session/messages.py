@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from pi_memory.base import text_values
+from pi_memory.base.js import js_truthy
 
-from ._js import js_truthy
 from .ids import index_key
 
 __all__ = [
@@ -50,7 +50,7 @@ def _js_string(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
-    from .jsjson import js_number  # local: only odd files reach this
+    from pi_memory.base.js import js_number  # local: only odd files reach this
 
     if isinstance(value, (bool, int, float)):
         return js_number(value)

@@ -19,14 +19,14 @@ import gc
 import json
 import os
 import re
-import stat
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from . import jsjson
-from ._js import js_trim
+from pi_memory.base import js as jsjson
+from pi_memory.base.fs import atomic_write, create_durable, write_all
+from pi_memory.base.js import js_trim, js_truthy
+
 from .entries import Entry
 
 __all__ = [
@@ -45,6 +45,8 @@ __all__ = [
 ]
 
 MAX_HEADER_SCAN_BYTES: Final = 1024 * 1024
+#: pi writes session files with the default mode (0644 under the usual umask).
+_SESSION_FILE_MODE: Final = 0o644
 _JSON_WS: Final = " \t\r\n"
 _LEADING_WS_RE: Final = re.compile(r"[ \t\r]*")
 
@@ -252,7 +254,7 @@ def _parse_one(
         return
     value, error = parse_json_line(text, start, stop)
     if error is None and type(value) is not dict:
-        if not js_truthy_json(value):
+        if not js_truthy(value):
             return  # JSON.parse gave a falsy value; pi skips it silently
         error = "not a JSON object"
     if error is not None:
@@ -261,15 +263,6 @@ def _parse_one(
     if problem is not None:
         damaged.append((number, offset, problem, text, start, stop))
     append(value)
-
-
-def js_truthy_json(value: Any) -> bool:
-    """Truthiness of a parsed JSON value (for pi's ``if (entry)`` after ``JSON.parse``)."""
-    if value is None or value is False or value == "":
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value != 0
-    return True
 
 
 def _damaged_lines(data: bytes, found: list[tuple[int, int, str, str, int, int]]) -> list[DamagedLine]:
@@ -319,7 +312,7 @@ def read_session_header(path: str) -> Entry | None:
         text = raw.decode("utf-8", errors="replace")
         if js_trim(text):
             value, error = parse_json_line(text, 0, len(text))
-            if error is None and js_truthy_json(value):
+            if error is None and js_truthy(value):
                 if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
                     return value
                 return None
@@ -331,39 +324,17 @@ def read_session_header(path: str) -> Entry | None:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def _fsync_dir(directory: str) -> None:
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(directory or ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
 def append_line(path: str, line: str) -> None:
     """Append one record line (``line`` ends with ``\\n``) durably, on a fresh line."""
     data = line.encode("utf-8")
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), _SESSION_FILE_MODE)
     try:
         size = os.fstat(fd).st_size
         if size > 0:
             os.lseek(fd, size - 1, os.SEEK_SET)
             if os.read(fd, 1) != b"\n":
                 data = b"\n" + data  # a torn last line must not swallow this entry
-        _write_all(fd, data)
+        write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -371,40 +342,15 @@ def append_line(path: str, line: str) -> None:
 
 def write_new_file(path: str, text: str) -> None:
     """Create ``path`` (failing if it exists, like pi's ``wx``) with ``text``, durably."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags, 0o644)
-    try:
-        _write_all(fd, text.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    _fsync_dir(os.path.dirname(path))
+    create_durable(path, text.encode("utf-8"), _SESSION_FILE_MODE)
 
 
 def rewrite_file(path: str, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically: temp file, fsync, rename, fsync the directory."""
-    directory = os.path.dirname(path) or "."
-    fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
-    try:
-        if hasattr(os, "fchmod"):  # keep the file's mode; mkstemp would leave 0600
-            try:
-                mode = stat.S_IMODE(os.stat(path).st_mode)
-            except OSError:
-                mode = 0o644
-            with contextlib.suppress(OSError):
-                os.fchmod(fd, mode)
-        _write_all(fd, text.encode("utf-8"))
-        os.fsync(fd)
-        os.close(fd)
-        fd = -1
-        os.replace(temp, path)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _fsync_dir(directory)
+    """Replace ``path`` with ``text`` atomically: temp file, fsync, rename, fsync the directory.
+
+    The file's mode is kept; a symlink at ``path`` is replaced, not written through.
+    """
+    atomic_write(path, text.encode("utf-8"), new_mode=_SESSION_FILE_MODE, follow_links=False)
 
 
 def damaged_sidecar_path(path: str) -> str:

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._js import date_parse_ms, js_truthy
+from pi_memory.base.js import date_parse_ms, js_truthy
+
 from .entries import Entry
 from .ids import index_key
 

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pi_memory.memory.results import TRUNCATION_SCHEMA, ToolResult, bound_result, compact_json, is_output_limit
+from pi_memory.base.tools import TRUNCATION_SCHEMA, ToolResult, bound_result, compact_json, is_output_limit
 from pi_memory.recall import ImportantMemory, RecallService
 
 from ..recall.tool import RecallTool, failure

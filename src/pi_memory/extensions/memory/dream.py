@@ -36,13 +36,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from pi_memory.base.fs import atomic_write_text
+from pi_memory.base.js import date_parse_ms
 from pi_memory.host import AbortSignal, Event
 from pi_memory.memory import TARGETS, LockBusy, MemoryStore, file_lock
 from pi_memory.memory.backend import StorageBackend
-from pi_memory.memory.files import FILE_NAMES, atomic_write_text
+from pi_memory.memory.files import FILE_NAMES
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
 from pi_memory.providers import Model, ModelRegistry, is_connection_error
-from pi_memory.session._js import date_parse_ms
 
 from .agent import MemoryAgentRun, run_memory_agent
 from .consolidation import (

@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pi_memory.base import content_text
+from pi_memory.base.js import date_parse_ms, is_js_number
 from pi_memory.session import SessionInfo, SessionManager, load_records
-from pi_memory.session._js import date_parse_ms, is_js_number
 
 __all__ = ["Turn", "collect_turns", "iso_ms", "session_turns"]
 

@@ -3,7 +3,7 @@
 The text the model reads lists each hit as ``[id] (similarity: 0.92)`` (the guide's format)
 with its role and time, then the message. The same hits come back as ``structured_content``
 (``results``: id, text, similarity, role, timestamp, sessionId) for MCP-style clients. Both
-views are bounded by :func:`pi_memory.memory.results.bound_result`: a long message is clipped
+views are bounded by :func:`pi_memory.base.tools.bound_result`: a long message is clipped
 with a marker and ``truncated: true`` but keeps its id, so nothing is lost for good.
 
 Hits have passed the threat scanner: a poisoned past message reads
@@ -19,15 +19,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from pi_memory.backends import redact
-from pi_memory.memory.results import (
+from pi_memory.base.tools import (
     TRUNCATION_SCHEMA,
+    ToolBase,
     ToolResult,
+    aborted,
     bound_result,
     compact_json,
     is_output_limit,
     tool_result,
 )
-from pi_memory.memory.tools import ToolBase, _aborted
 from pi_memory.recall import Hit, RecallService
 
 from .settings import RANK_MODES
@@ -194,12 +195,12 @@ class RecallTool(ToolBase):
         # A cancelled call must not search: every hit counts as an access, and accesses raise the
         # weights get_important_memories ranks by. Checked again after the service lookup, which
         # can block for seconds (the first call loads the embedding table).
-        if _aborted(signal):
+        if aborted(signal):
             return failure(CANCELLED)
         service = await asyncio.to_thread(self.get_service)
         if service is None:
             return failure(self.unavailable)
-        if _aborted(signal):
+        if aborted(signal):
             return failure(CANCELLED)
         try:
             return await self.query(service, params)

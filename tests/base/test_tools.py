@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 
-from pi_memory.memory.results import (
+from pi_memory.base.tools import (
     MAX_RECORDS,
     OUTPUT_LIMIT_BYTES,
+    ToolBase,
     ToolResult,
+    aborted,
     bound_result,
     compact_json,
     is_output_limit,
@@ -186,3 +188,32 @@ def test_to_mcp_wire_shape() -> None:
     }
     assert ToolResult(content=[]).text == ""
     assert ToolResult(content=[]).details is None
+
+
+class _Echo(ToolBase):
+    """The smallest tool: reports what ``run`` was handed."""
+
+    async def run(self, params: Any, signal: Any = None) -> ToolResult:
+        return tool_result({"success": True, "params": dict(params), "aborted": aborted(signal)})
+
+
+class _Signal:
+    def __init__(self, value: object) -> None:
+        self.aborted = value
+
+
+@pytest.mark.anyio
+async def test_execute_has_pis_signature_and_hands_run_the_arguments_and_the_signal() -> None:
+    import asyncio
+    import threading
+
+    tool = _Echo()
+    assert (await tool.execute("call-1", None)).structured_content == {"success": True, "params": {}, "aborted": False}
+    event = asyncio.Event()
+    event.set()
+    for signal, expected in [
+        (_Signal(True), True), (_Signal(False), False), (_Signal("yes"), False),  # only a real True aborts
+        (event, True), (asyncio.Event(), False), (threading.Event(), False), (object(), False),
+    ]:
+        result = await tool.execute("call-2", {"q": 1}, signal, None, None)
+        assert result.structured_content == {"success": True, "params": {"q": 1}, "aborted": expected}, signal

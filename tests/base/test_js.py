@@ -1,4 +1,4 @@
-"""JavaScript-compatible JSON: the bytes JSON.stringify would write (reference §1.3)."""
+"""JavaScript semantics in one place: trim, truthiness, and the bytes JSON.stringify would write (reference §1.3)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_memory.session import jsjson
-from pi_memory.session.jsjson import dumps, js_number
+from pi_memory.base import js as jsjson
+from pi_memory.base.js import dumps, js_number, js_trim, js_truthy
 
 
 @pytest.mark.parametrize(
@@ -98,3 +98,27 @@ def test_numbers_parse_back_exactly(value: float) -> None:
 def test_plain_json_for_ordinary_data() -> None:
     data = {"type": "message", "text": "ü", "n": [1, 0.5, 123.25]}
     assert dumps(data) == json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_trim_removes_what_javascript_trim_removes_and_nothing_else() -> None:
+    # U+FEFF and U+00A0 are JavaScript whitespace (str.strip() keeps U+FEFF); U+200B is not.
+    assert js_trim("\ufeff\u00a0 fact\u2028\u3000") == "fact"
+    assert js_trim("\u200bfact") == "\u200bfact"
+    assert js_trim("\x1cfact") == "\x1cfact"  # str.strip() would remove it
+
+
+@pytest.mark.parametrize(
+    ("value", "truthy"),
+    [(None, False), (False, False), ("", False), (0, False), (0.0, False), (math.nan, False),
+     ("0", True), ([], True), ({}, True), (-1, True), (True, True)],
+)
+def test_truthiness_is_javascript_s(value: object, truthy: bool) -> None:
+    assert js_truthy(value) is truthy
+
+
+def test_the_session_and_memory_layers_share_these_helpers() -> None:
+    """One implementation: the public session.jsjson names are the base ones."""
+    from pi_memory.session import jsjson as session_jsjson
+
+    assert session_jsjson.dumps is dumps
+    assert session_jsjson.loads is jsjson.loads

@@ -20,16 +20,24 @@ from pathlib import Path
 
 import pytest
 
+from pi_memory.base.lock import (
+    STALE_SECONDS,
+    LockBlocked,
+    LockBusy,
+    LockCompromised,
+    file_lock,
+    lock_dir_for,
+    owner_record_path,
+)
+from pi_memory.base.lock import publish as publishmod
 from pi_memory.memory import files as filesmod
-from pi_memory.memory import lock as lockmod
-from pi_memory.memory.lock import STALE_SECONDS, LockBlocked, LockBusy, file_lock, lock_dir_for
 
 # Every test runs under both ways of publishing the lock directory (tests/memory/conftest.py).
 pytestmark = pytest.mark.usefixtures("lock_mode")
 
 HOLDER = """
 import sys
-from pi_memory.memory.lock import file_lock
+from pi_memory.base.lock import file_lock
 with file_lock(sys.argv[1], timeout=5) as held:
     print("locked", held.lock_dir.stat().st_mtime_ns, flush=True)
     sys.stdin.read()
@@ -89,13 +97,13 @@ def target(tmp_path: Path) -> Path:
 def owner_path(target: Path) -> Path:
     """``<realpath>.lock.owner.<inode>``: the record of whoever holds the current lock directory."""
     lock_dir = lock_dir_for(target)
-    return lockmod.owner_record_path(lock_dir, lock_dir.stat().st_ino)
+    return owner_record_path(lock_dir, lock_dir.stat().st_ino)
 
 
 def lock_debris(directory: Path) -> list[str]:
     """Everything locks left beside a file (records, private dirs, temp records), not counting
     this test process's own spares, which it drops first (as it would at exit)."""
-    lockmod._drop_spares()
+    publishmod.drop_spares()
     return sorted(p.name for p in directory.iterdir() if ".lock" in p.name)
 
 
@@ -138,7 +146,7 @@ def test_lock_dir_is_realpath_dot_lock_and_owner_record_sits_beside_it(tmp_path:
         assert record["inode"] == held.lock_dir.stat().st_ino
         assert record["mtimeNs"] == held.lock_dir.stat().st_mtime_ns
         assert not (link_dir / "MEMORY.md.lock").exists()
-    lockmod._drop_spares()  # as at exit; see the spare tests below
+    publishmod.drop_spares()  # as at exit; see the spare tests below
     assert sorted(p.name for p in real_dir.iterdir()) == ["MEMORY.md"]
     assert sorted(p.name for p in link_dir.iterdir()) == ["MEMORY.md"]
 
@@ -150,7 +158,7 @@ def test_lock_works_when_target_does_not_exist_and_does_not_create_it(tmp_path: 
         assert held.lock_dir.is_dir()
         assert not take_once(missing)
     assert not missing.exists()
-    lockmod._drop_spares()
+    publishmod.drop_spares()
     assert list(tmp_path.iterdir()) == []
 
 
@@ -159,7 +167,7 @@ def test_release_leaves_nothing_behind_even_after_refreshes(target: Path) -> Non
     with file_lock(target) as held:
         held.refresh()
         held.refresh()
-    lockmod._drop_spares()
+    publishmod.drop_spares()
     assert sorted(p.name for p in target.parent.iterdir()) == before
 
 
@@ -434,7 +442,7 @@ def _a_dead_pid() -> int:
 
 KILL_DURING_RELEASE = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
 
 real_rmdir = os.rmdir
 
@@ -450,25 +458,27 @@ with lock.file_lock(sys.argv[1]):
 
 KILL_INSTEAD_OF_RENAMING_BACK = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
+from pi_memory.base.lock import publish
 
-def die_instead_of_renaming_back(public, spare):
+def die_instead_of_renaming_back(src, dst):
     os.kill(os.getpid(), signal.SIGKILL)  # releasing: the lock dir still has its public name
 
-lock._unpublish = die_instead_of_renaming_back
 with lock.file_lock(sys.argv[1]):
+    publish.rename_noreplace = die_instead_of_renaming_back
     pass
 """
 
 KILL_RIGHT_AFTER_RENAMING_BACK = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
+from pi_memory.base.lock import publish
 
 def die_once_released(lock_dir, path, inode):
     os.kill(os.getpid(), signal.SIGKILL)  # the lock is released; its spare and record remain
 
 with lock.file_lock(sys.argv[1]):
-    lock._keep_spare = die_once_released
+    publish.keep_spare = die_once_released
 """
 
 
@@ -485,35 +495,37 @@ def test_holder_killed_while_releasing_does_not_leave_a_30s_lock(target: Path, l
 
 KILL_BEFORE_PUBLISHING = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
+from pi_memory.base.lock import publish
 
 def die_instead_of_publishing(private, public):
     os.kill(os.getpid(), signal.SIGKILL)  # private dir and its record exist; the lock does not
 
-lock._publish = die_instead_of_publishing
+publish.rename_noreplace = die_instead_of_publishing
 with lock.file_lock(sys.argv[1]):
     pass
 """
 
 KILL_RIGHT_AFTER_PUBLISHING = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
+from pi_memory.base.lock import publish
 
-real_publish = lock._publish
+real_rename = publish.rename_noreplace
 
 def publish_then_die(private, public):
-    done = real_publish(private, public)
+    done = real_rename(private, public)
     os.kill(os.getpid(), signal.SIGKILL)  # the lock exists now; die before anything else
     return done
 
-lock._publish = publish_then_die
+publish.rename_noreplace = publish_then_die
 with lock.file_lock(sys.argv[1]):
     pass
 """
 
 KILL_AFTER_RMDIR_IN_RELEASE = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
 
 real_unlink = os.unlink
 
@@ -531,36 +543,38 @@ with lock.file_lock(sys.argv[1]):
 
 KILL_BETWEEN_MKDIR_AND_RECORD = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
+from pi_memory.base.lock import owner, publish
 
-assert lock._renameat2 is None, "the test process did not force the mkdir fallback"
+assert not publish.available(lock.lock_dir_for(sys.argv[1])), "the test process did not force the mkdir fallback"
 
-def die_before_the_record(held, **kwargs):
+def die_before_the_record(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)  # the lock dir exists; no record names it
 
-lock._write_owner_fresh = die_before_the_record
+owner.write_record = die_before_the_record
 with lock.file_lock(sys.argv[1]):
     pass
 """
 
 KILL_RIGHT_AFTER_THE_RECORD = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
+from pi_memory.base.lock import owner
 
-real_write_owner = lock._write_owner_fresh
+real_write_record = owner.write_record
 
-def record_then_die(held, **kwargs):
-    real_write_owner(held, **kwargs)
+def record_then_die(*args, **kwargs):
+    real_write_record(*args, **kwargs)
     os.kill(os.getpid(), signal.SIGKILL)  # lock dir and its record exist
 
-lock._write_owner_fresh = record_then_die
+owner.write_record = record_then_die
 with lock.file_lock(sys.argv[1]):
     pass
 """
 
 KILL_DURING_REFRESH = """
 import os, signal, sys
-from pi_memory.memory import lock
+from pi_memory.base import lock
 
 real_replace = os.replace
 
@@ -633,13 +647,15 @@ def test_fallback_holder_killed_right_after_its_record_is_taken_over_at_once(tar
 def test_primary_mode_really_publishes_with_renameat2(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Guards the parametrisation: the renameat2 runs must not be silently running the fallback."""
     outcomes: list[bool | None] = []
-    real_publish = lockmod._publish
+    real_rename = publishmod.rename_noreplace
 
-    def spy(private: Path, public: Path) -> bool | None:
-        outcomes.append(real_publish(private, public))
-        return outcomes[-1]
+    def spy(src: Path, dst: Path) -> bool | None:
+        done = real_rename(src, dst)
+        if dst == lock_dir_for(target):  # publishing (releasing renames the other way)
+            outcomes.append(done)
+        return done
 
-    monkeypatch.setattr(lockmod, "_publish", spy)
+    monkeypatch.setattr(publishmod, "rename_noreplace", spy)
     with file_lock(target):
         pass
     assert outcomes == [True]
@@ -656,7 +672,7 @@ def test_a_filesystem_refusing_noreplace_falls_back_to_mkdir_and_remembers(
         calls.append(public)
         return None
 
-    monkeypatch.setattr(lockmod, "_publish", unsupported)
+    monkeypatch.setattr(publishmod, "rename_noreplace", unsupported)
     for _ in range(3):
         with file_lock(target) as held:
             assert held.lock_dir == lock_dir_for(target)
@@ -701,7 +717,7 @@ def test_crash_debris_is_swept_once_old_and_kept_while_young(target: Path, crash
         assert set(temps) <= set(lock_debris(target.parent))
     _age_debris(target.parent)
     # Within 30 s of its last sweep a process does not scan again (see the next test).
-    lockmod._last_sweep.clear()
+    publishmod.forget_sweeps()
     filesmod._last_temp_sweep.clear()
     assert MemoryStore(target.parent).add("memory", "old debris is swept")["success"]
     assert lock_debris(target.parent) == [], "crash debris never cleaned"
@@ -711,7 +727,7 @@ def test_a_process_sweeps_on_its_first_lock_then_at_most_every_30s(target: Path)
     """A directory scan per lock would cost as much as the lock; debris only needs to go eventually."""
     _crash(KILL_DURING_REFRESH, target)  # leaves a temp record nobody else would ever touch
     _age_debris(target.parent)
-    lockmod._last_sweep.clear()
+    publishmod.forget_sweeps()
     with file_lock(target):
         pass
     assert lock_debris(target.parent) == []  # first lock of this directory in this process: swept
@@ -737,13 +753,15 @@ def test_release_keeps_the_private_dir_as_a_spare_and_the_next_lock_reuses_it(
     with file_lock(target) as first:
         inode = first.inode
     assert not lock_dir_for(target).exists()  # released: the public name is gone
-    spare = lockmod._spares[str(lock_dir_for(target))]
-    assert spare.inode == inode and spare.path.is_dir() and list(spare.path.iterdir()) == []
-    assert lockmod.owner_record_path(lock_dir_for(target), inode).exists()
+    spare = publishmod.spare_of(lock_dir_for(target))
+    assert spare is not None
+    spare_path, spare_inode = spare
+    assert spare_inode == inode and spare_path.is_dir() and list(spare_path.iterdir()) == []
+    assert owner_record_path(lock_dir_for(target), inode).exists()
 
     made: list[str] = []
     real_mkdir = os.mkdir
-    monkeypatch.setattr(lockmod.os, "mkdir", lambda p, *a, **k: (made.append(str(p)), real_mkdir(p, *a, **k)))
+    monkeypatch.setattr(os, "mkdir", lambda p, *a, **k: (made.append(str(p)), real_mkdir(p, *a, **k)))
     with file_lock(target) as second:
         assert second.inode == inode
         record = json.loads(second.owner_file.read_text())  # rewritten in place, padded
@@ -757,9 +775,10 @@ def test_release_keeps_the_private_dir_as_a_spare_and_the_next_lock_reuses_it(
 def test_a_spare_swept_by_another_process_is_replaced(target: Path) -> None:
     with file_lock(target):
         pass
-    spare = lockmod._spares[str(lock_dir_for(target))]
-    os.rmdir(spare.path)  # what another process's sweep does to an idle spare
-    lockmod.owner_record_path(lock_dir_for(target), spare.inode).unlink()
+    spare = publishmod.spare_of(lock_dir_for(target))
+    assert spare is not None
+    os.rmdir(spare[0])  # what another process's sweep does to an idle spare
+    owner_record_path(lock_dir_for(target), spare[1]).unlink()
     with file_lock(target) as held:
         assert json.loads(held.owner_file.read_text())["inode"] == held.inode
         assert not take_once(target)
@@ -770,7 +789,7 @@ def test_a_spare_swept_by_another_process_is_replaced(target: Path) -> None:
 def test_spares_are_removed_when_the_process_exits(target: Path) -> None:
     script = """
 import sys
-from pi_memory.memory.lock import file_lock
+from pi_memory.base.lock import file_lock
 for _ in range(3):
     with file_lock(sys.argv[1]):
         pass
@@ -783,7 +802,7 @@ POOL = """
 import json, multiprocessing, os, sys
 from pathlib import Path
 from pi_memory.memory import MemoryStore
-from pi_memory.memory import lock
+from pi_memory.base.lock import lock_dir_for, owner_record_path, publish
 
 directory = sys.argv[1]
 
@@ -795,8 +814,10 @@ def work(i):
 def others_leftovers():
     \"\"\"Lock files beside MEMORY.md that are not this process's own spare and its record.\"\"\"
     own = set()
-    for key, spare in lock._spares.items():
-        own.update((spare.path.name, lock.owner_record_path(Path(key), spare.inode).name))
+    lock_dir = lock_dir_for(Path(directory) / "MEMORY.md")
+    spare = publish.spare_of(lock_dir)
+    if spare is not None:
+        own.update((spare[0].name, owner_record_path(lock_dir, spare[1]).name))
     return sorted(n for n in os.listdir(directory) if ".lock" in n and n not in own)
 
 
@@ -846,8 +867,8 @@ def test_timeout_zero_is_a_single_attempt(
             sleeps.append(seconds)
         real_sleep(seconds)
 
-    monkeypatch.setattr(lockmod.os, "mkdir", counting_mkdir)
-    monkeypatch.setattr(lockmod.time, "sleep", recording_sleep)
+    monkeypatch.setattr(os, "mkdir", counting_mkdir)
+    monkeypatch.setattr(time, "sleep", recording_sleep)
     with pytest.raises(LockBusy), file_lock(target, timeout=0):
         pass
     assert len(attempts) == 1
@@ -866,7 +887,7 @@ def test_bounded_wait_retries_with_backoff_then_raises_busy(
             sleeps.append(seconds)
         real_sleep(seconds)
 
-    monkeypatch.setattr(lockmod.time, "sleep", recording_sleep)
+    monkeypatch.setattr(time, "sleep", recording_sleep)
     with pytest.raises(LockBusy) as info, file_lock(target, timeout=0.5):
         pass
     assert info.value.path == target
@@ -921,7 +942,7 @@ def test_a_lock_found_stale_at_refresh_is_compromised_not_revived(target: Path) 
         held.refresh()
         assert held.compromised
         assert held.lock_dir.stat().st_mtime_ns == old_ns  # not touched
-        with pytest.raises(lockmod.LockCompromised):
+        with pytest.raises(LockCompromised):
             held.confirm()
     # Left for the stale rule (removing it could race a writer taking it over); the next lock clears it.
     assert lock_dir_for(target).stat().st_mtime_ns == old_ns
@@ -955,7 +976,7 @@ def test_compromised_holder_does_not_remove_the_new_holders_lock(target: Path) -
 
 PROBE = """
 import sys
-from pi_memory.memory.lock import LockBusy, file_lock
+from pi_memory.base.lock import LockBusy, file_lock
 try:
     with file_lock(sys.argv[1], timeout=0):
         print("acquired")
