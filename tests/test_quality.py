@@ -29,18 +29,6 @@ def test_mypy_strict_is_clean() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-#: Private names still imported across modules in folders other changes are restructuring; each
-#: is a defect to remove, not an exception to keep (a pair that no longer occurs is ignored).
-PENDING_PRIVATE_IMPORTS = {
-    ("pi_memory.extensions.recall.tool", "pi_memory.memory.tools._aborted"),
-    ("pi_memory.host.loader", "pi_memory.host.wrapper._positional_capacity"),
-    ("pi_memory.host.session_runtime", "pi_memory.host.compaction._summarize"),
-    ("pi_memory.host.runner", "pi_memory.host.wrapper._positional_capacity"),
-    ("pi_memory.session.listing", "pi_memory.session.store._parse_line"),
-    ("pi_memory.session.manager", "pi_memory.session.context._hashable"),
-}
-
-
 def _private_imports(path: Path, module: str) -> set[tuple[str, str]]:
     """``(module, imported.module._name)`` for each private name ``module`` takes from another
     module, by ``from m import _x`` or by ``import m`` then ``m._x``."""
@@ -80,4 +68,4 @@ def test_no_module_imports_another_modules_private_name() -> None:
     for path in sorted((src / "pi_memory").rglob("*.py")):
         module = ".".join(path.relative_to(src).with_suffix("").parts).removesuffix(".__init__")
         found |= _private_imports(path, module)
-    assert found - PENDING_PRIVATE_IMPORTS == set()
+    assert found == set()
