@@ -43,7 +43,7 @@ class Finding:
     ``start``/``end`` index the scanned text when the match was made in a view that keeps
     offsets (raw code points, or case-folded ASCII); otherwise they span the whole scanned
     prefix. ``view`` names where the match was made (``text``, ``layout``, ``leet``,
-    ``tag_payload``, ``vs_payload``, ``zw_payload``, ``base64``, ``hex``, ``escaped``, ``rot13``
+    ``joined``, ``unescaped``, ``tag_payload``, ``vs_payload``, ``zw_payload``, ``base64``, ``hex``, ``escaped``, ``rot13``
     or ``raw`` for code-point findings). ``sub_id`` is the taxonomy sub-category of threats.md §5.1.
     """
 
@@ -109,6 +109,9 @@ def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
     layout = normalize.layout_view(folded)
     if layout is not None:
         views.append(("layout", layout, False))
+    for name, extra in (("joined", normalize.joined_view(text)), ("unescaped", normalize.unescaped_view(text))):
+        if extra is not None and extra != folded:
+            views.append((name, extra, False))
     for name, payload in payloads:
         views.append((name, normalize.fold(payload), False))
     for name, decoded in normalize.decoded_views(text, folded):
