@@ -10,7 +10,10 @@ The protocol (fixed before any tuning, never changed after):
   held-out part is never printed (``--misses`` lists development misses only) and no rule,
   lexicon or weight is fitted or tuned on it.
 * Figures are reported per corpus for the development part, the held-out part and (labelled as
-  such) the whole corpus; only the held-out figures are results for the tuned scanner.
+  such) the whole corpus; only the held-out figures are results for the tuned scanner. The
+  shipped intent weights are trained on the development parts only (``intent_train.py``);
+  ``dev_cv`` is the development part under group 5-fold cross-validation (each fold's weights
+  trained without it), the fair figure for the development data.
 * Language is the source's language tag, else ``English``; hard negatives are the benign
   samples whose source says ``hard negative``.
 
@@ -22,6 +25,7 @@ Prints a table and writes ``bench/results/threat_bench.json``::
 from __future__ import annotations
 
 import argparse
+import sys as _sys
 import hashlib
 import importlib.util
 import json
@@ -34,6 +38,7 @@ from types import ModuleType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+_sys.path.insert(0, str(HERE))
 DEFAULT_DIR = Path("/work/shared/bench/threats")
 HOLDOUT_PERCENT = 30
 Scanner = Callable[[str], Any]
@@ -123,27 +128,53 @@ def metrics(rows: Iterable[dict[str, str]], verdicts: Iterable[bool]) -> dict[st
 
 
 def scanners(harness: ModuleType) -> dict[str, Scanner]:
-    from pi_memory.security import scan
+    from pi_memory.security import rule_findings, scan
 
     return {
         "pi_memory": scan,
+        "pi_memory_rules_only": rule_findings,
         "hermes": harness.hermes_scan,
         "pi-memory-baseline": harness.pi_memory_scan,
     }
 
 
+def cross_validated(corpora: dict[str, list[dict[str, str]]]) -> dict[str, list[bool]]:
+    """Group k-fold over the development parts of all corpora together: each fold's intent
+    weights are trained on the other folds (same recipe and threshold as the shipped model), and
+    a row is blocked when the rules or that fold's model flag it. The held-out parts take no part."""
+    import intent_train
+
+    from pi_memory.security import intent, normalize, rule_findings
+
+    dev = [(name, r) for name, rows in corpora.items() for r in split(name, rows)["dev"]]
+    threshold = intent.load_model().threshold if intent.load_model() is not None else 1.0
+    fold = intent_train.folds_of([r for _, r in dev])
+    blocked = [bool(rule_findings(r["text"])) for _, r in dev]
+    for f in range(intent_train.FOLDS):
+        model = intent_train.train([r for (_, r), g in zip(dev, fold, strict=True) if g != f], threshold)
+        for i, (_, r) in enumerate(dev):
+            if fold[i] == f and not blocked[i] and r["category"] != "invisible_unicode":
+                blocked[i] = intent.detect(normalize.fold(r["text"]), model) is not None
+    out: dict[str, list[bool]] = {name: [] for name in corpora}
+    for (name, _), b in zip(dev, blocked, strict=True):
+        out[name].append(b)
+    return out
+
+
 def run(harness: ModuleType, corpora: list[Path], n_misses: int) -> dict[str, Any]:
     out: dict[str, Any] = {"holdout_percent": HOLDOUT_PERCENT, "corpora": {}}
-    for path in corpora:
-        rows = harness.load_corpus(str(path))
-        parts = split(path.name, rows)
+    loaded = {path.name: harness.load_corpus(str(path)) for path in corpora}
+    cv = cross_validated(loaded)
+    for name_c, rows in loaded.items():
+        parts = split(name_c, rows)
         entry: dict[str, Any] = {"sizes": {k: len(v) for k, v in parts.items()}, "scanners": {}}
         for name, fn in scanners(harness).items():
             verdict = {id(r): bool(harness.is_blocked(fn(r["text"]))) for r in rows}
             entry["scanners"][name] = {k: metrics(v, (verdict[id(r)] for r in v)) for k, v in parts.items()}
             if name == "pi_memory" and n_misses:
                 _print_dev_misses(parts["dev"], verdict, n_misses)
-        out["corpora"][path.name] = entry
+        entry["scanners"]["pi_memory"]["dev_cv"] = metrics(parts["dev"], cv[name_c])
+        out["corpora"][name_c] = entry
     return out
 
 
@@ -160,7 +191,9 @@ def _table(result: dict[str, Any]) -> str:
     for corpus, entry in result["corpora"].items():
         lines.append(f"{corpus}  sizes {entry['sizes']}")
         for name, parts in entry["scanners"].items():
-            for part in ("dev", "holdout", "all"):
+            for part in ("dev_cv", "dev", "holdout", "all"):
+                if part not in parts:
+                    continue
                 m = parts[part]
                 hn = m["hard_negative_fp"]
                 lines.append(

@@ -50,6 +50,13 @@ def _turn_speaks(view: str, m: re.Match[str]) -> bool:
     return _TURN_VOICE.search(view, m.end(), min(end, m.end() + 240)) is not None
 
 
+# Talk *about* jailbreaks (a paper, an eval set, a catalogue) names them without using them.
+_STUDY = (
+    r"\b(?:research\w*|paper|benchmark\w*|evaluat\w*|evals?|red[- ]team\w*|tested|testing|study|studies|"
+    r"dataset|catalogu?\w*|classif\w*|grader|tag(?:ging)?|corpus|taxonomy|famil(?:y|ies))\b"
+)
+
+
 RULES: list[Rule] = [
     rule(
         "chat_template_token", CAT, CONTEXT,
@@ -131,15 +138,14 @@ RULES: list[Rule] = [
         "role_hijack", CAT, CONTEXT, "do anything now|strive to avoid norms|dan|act|jailbreak",
         r"do anything now|strive to avoid norms|dan\s+(?:mode|prompt|\d+(?:\.\d+)?)\b|act\s+as\s+(?:a\s+)?dan\b"
         r"|jailbreak(?:ed|ing)?\s+(?:mode|prompt|version)",
-        sub="jailbreak_persona", leet=True, fwd=60,
+        sub="jailbreak_persona", leet=True, fwd=60, veto=_STUDY, veto_back=80, veto_fwd=80,
     ),
     rule(
         "role_hijack", CAT, CONTEXT,
         "unrestricted|unfiltered|uncensored|jailbroken|unaligned|rogue|evil|amoral|unethical",
         r"(?:unrestricted|unfiltered|uncensored|jailbroken|unaligned|rogue|evil|amoral|unethical)\s+(?:ai|assistant|"
         r"bot|chatbot|model|llm|version of (?:yourself|you|chatgpt|claude))\b",
-        sub="jailbreak_persona", leet=True, veto=r"\b(?:research\w*|paper|benchmark\w*|evaluat\w*|red[- ]team\w*|"
-        r"tested|testing|study|studies|dataset)\b", veto_back=80, veto_fwd=40, fwd=60,
+        sub="jailbreak_persona", leet=True, veto=_STUDY, veto_back=80, veto_fwd=40, fwd=60,
     ),
     rule(
         "role_hijack", CAT, CONTEXT, "broken|break|breaks|broke|escaped|escape|bypass|bypassed|circumvent|evade",

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from pi_memory.security import normalize, unicode_rules
-from pi_memory.security.engine import SCOPE_LEVELS, Hit, Rule, RuleIndex, run_rules
+from pi_memory.security import intent, normalize, unicode_rules
+from pi_memory.security.engine import SCOPE_LEVELS, STRICT, Hit, Rule, RuleIndex, run_rules
 from pi_memory.security.unicode_rules import INVISIBLE_CHARS
 
 SCOPES = ("all", "context", "strict")
@@ -31,6 +31,7 @@ __all__ = [
     "SCOPES",
     "Finding",
     "first_threat_message",
+    "rule_findings",
     "scan",
     "threat_ids",
 ]
@@ -44,7 +45,9 @@ class Finding:
     offsets (raw code points, or case-folded ASCII); otherwise they span the whole scanned
     prefix. ``view`` names where the match was made (``text``, ``layout``, ``leet``,
     ``joined``, ``unescaped``, ``tag_payload``, ``vs_payload``, ``zw_payload``, ``base64``, ``hex``, ``escaped``, ``rot13``
-    or ``raw`` for code-point findings). ``sub_id`` is the taxonomy sub-category of threats.md §5.1.
+    or ``raw`` for code-point findings, ``intent`` for the intent layer). ``sub_id`` is the
+    taxonomy sub-category. ``evidence`` (intent findings only) names the model words that carried
+    the verdict; the rule id is the evidence of every other finding. Neither echoes the text.
     """
 
     id: str
@@ -53,6 +56,7 @@ class Finding:
     end: int
     sub_id: str = ""
     view: str = "text"
+    evidence: tuple[str, ...] = ()
 
 
 @cache
@@ -91,7 +95,12 @@ def scan(text: str, scope: str = "strict") -> list[Finding]:
     return _scan(text, _level(scope), None)
 
 
-def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
+def rule_findings(text: str, scope: str = "strict") -> list[Finding]:
+    """:func:`scan` without the intent layer: the rule and unicode findings alone."""
+    return _scan(text, _level(scope), None, with_intent=False)
+
+
+def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = True) -> list[Finding]:
     if not text:
         return []
     text = text[:MAX_SCAN_CHARS]
@@ -139,6 +148,12 @@ def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
         seen.add(r.id)
         start, end = (hit.start, hit.end) if keeps_offsets else (0, len(text))
         findings.append(Finding(r.id, r.category, start, end, r.sub_id, name))
+    if with_intent and level >= STRICT and not seen:
+        found = intent.detect(folded)
+        if found is not None:
+            start, end = (found.start, found.end) if exact else (0, len(text))
+            findings.append(Finding(f"intent_{found.intent}", found.intent, start, end, "intent", "intent",
+                                    found.evidence))
     return findings
 
 
@@ -156,10 +171,26 @@ def first_threat_message(text: str, scope: str = "strict") -> str | None:
     if first.category == "invisible_unicode":
         code_point = first.id.rsplit("_", 1)[-1]
         return f"Blocked: content contains invisible unicode character {code_point} (possible injection)."
+    if first.view == "intent":
+        carried = ", ".join(f"'{w}'" for w in first.evidence) or "the wording as a whole"
+        return (
+            f"Blocked: content reads as {_INTENT_WORDS.get(first.category, 'a dangerous instruction')} "
+            f"('{first.id}', carried by {carried}). Content is injected into the system prompt and must not "
+            "contain injection or exfiltration payloads."
+        )
     return (
         f"Blocked: content matches threat pattern '{first.id}'. Content is injected into the system prompt "
         "and must not contain injection or exfiltration payloads."
     )
+
+
+_INTENT_WORDS = {
+    "prompt_injection": "an instruction to override the agent's rules, skip confirmation or hide something from the user",
+    "role_hijack": "an attempt to replace the agent's persona or role",
+    "c2": "an instruction to take orders from a remote channel",
+    "exfiltration": "an instruction to send data out",
+    "persistence": "an instruction to make something re-run or persist",
+}
 
 
 def _scan_work(text: str, scope: str = "strict") -> int:

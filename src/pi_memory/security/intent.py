@@ -1,0 +1,240 @@
+"""The intent layer: does a note tell a future agent to do something dangerous, in any wording?
+
+Rules (``rules_*.py``) fit the sentences they were written from; this layer scores what a line
+*asks for*: override the agent's instructions or persona, act without confirmation, hide
+something from the user, send data out, make itself persist, take orders from a channel.
+
+How: a linear model (one weight vector per intent plus ``benign``) over features that carry
+across paraphrase and language: the *concepts* of ``intent_lexicon`` (send, secret, user,
+conceal, never, always, override, persona, execute, channel, persist, ...) found in any of 13
+languages, a few shapes (a URL, an e-mail address, a home-directory path, an IP address), and
+every pair of them. "send" with "secret" and a URL reads the same in Russian as in English.
+Word and character n-gram features were measured too and generalised worse (they learn the
+training sentences, not the intent). The weights are
+trained at build time (``bench/intent_train.py``) on labelled development data only and
+shipped as ``intent_model.json``; scoring is a dictionary lookup per feature: offline,
+deterministic, linear in the text.
+
+Each line (long lines: each sentence group of at most :data:`SEGMENT_CHARS`) is scored on its
+own, so one poisoned line in a long benign entry is not diluted. A line is flagged when the
+probability of its best intent beats ``benign`` by the shipped threshold; the verdict names the
+intent and the model words that carried it (never the line itself).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+SEGMENT_CHARS = 400
+MAX_SEGMENTS = 256
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_SHAPES = (
+    ("url", re.compile(r"\b(?:https?|ftp|wss?|s3)://|\bwww\.")),
+    ("email", re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")),
+    ("homepath", re.compile(r"~/|\$home\b|\$\{home\}|/home/|/users/|%userprofile%|%appdata%")),
+    ("ip", re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b")),
+    ("code", re.compile(r"`[^`\n]{2,}`")),
+    ("quoted", re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
+)
+
+
+@dataclass(frozen=True)
+class IntentHit:
+    """A flagged line: the intent (a threat category), its margin over benign, and evidence."""
+
+    intent: str
+    score: float
+    evidence: tuple[str, ...]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Model:
+    classes: tuple[str, ...]  # classes[0] is "benign"
+    bias: tuple[float, ...]
+    weights: dict[str, tuple[float, ...]]
+    threshold: float
+
+
+def features(segment: str) -> list[str]:
+    """Features of one folded (lower-cased) segment: each concept or shape present, and every
+    pair of them (how concepts combine is what the weights learn)."""
+    found = concepts(segment)
+    for name, pattern in _SHAPES:
+        if pattern.search(segment) is not None:
+            found.add("<" + name + ">")
+    ordered = sorted(found)
+    out = ["l:" + a for a in ordered]
+    for i, a in enumerate(ordered):
+        out.extend("p:" + a + "+" + b for b in ordered[i + 1 :])
+    return out
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    exact: dict[str, frozenset[str]]
+    stems: dict[str, frozenset[str]]
+    anywhere: tuple[tuple[str, str], ...]  # (entry, concept), matched as substrings
+    anywhere_ascii: tuple[tuple[str, str], ...]  # the ASCII ones: all an ASCII segment can hold
+    longest_stem: int
+
+
+_SPACED_SCRIPT = re.compile(r"^[\x00-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff]+$")
+
+
+@cache
+def _lexicon() -> _Lexicon:
+    from pi_memory.security.intent_lexicon import LEXICON
+
+    exact: dict[str, set[str]] = {}
+    stems: dict[str, set[str]] = {}
+    anywhere: list[tuple[str, str]] = []
+    for concept, words in LEXICON.items():
+        for word in words.split():
+            word = word.casefold()
+            if " " in word or _SPACED_SCRIPT.match(word) is None:
+                anywhere.append((word.rstrip("*"), concept))
+            elif word.endswith("*"):
+                stems.setdefault(word[:-1], set()).add(concept)
+            else:
+                exact.setdefault(word, set()).add(concept)
+    return _Lexicon(
+        {k: frozenset(v) for k, v in exact.items()},
+        {k: frozenset(v) for k, v in stems.items()},
+        tuple(anywhere),
+        tuple((w, c) for w, c in anywhere if w.isascii()),
+        max(map(len, stems), default=0),
+    )
+
+
+def concepts(segment: str) -> set[str]:
+    """The lexicon concepts a folded segment mentions, in any of the covered languages."""
+    lex = _lexicon()
+    found: set[str] = set()
+    exact, stems, longest = lex.exact, lex.stems, lex.longest_stem
+    for m in _WORD.finditer(segment):
+        token = m.group()
+        hit = exact.get(token)
+        if hit is not None:
+            found |= hit
+        for k in range(3, min(len(token), longest) + 1):
+            hit = stems.get(token[:k])
+            if hit is not None:
+                found |= hit
+    for entry, concept in lex.anywhere if not segment.isascii() else lex.anywhere_ascii:
+        if concept not in found and entry in segment:
+            found.add(concept)
+    return found
+
+
+def segments(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every non-blank line, long lines cut at sentence ends."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    n = len(text)
+    while pos < n and len(spans) < MAX_SEGMENTS:
+        end = text.find("\n", pos)
+        end = n if end < 0 else end
+        if text[pos:end].strip():
+            if end - pos <= SEGMENT_CHARS:
+                spans.append((pos, end))
+            else:
+                spans.extend(_cut(text, pos, end))
+        pos = end + 1
+    return spans[:MAX_SEGMENTS]
+
+
+def _cut(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = lo
+    last = lo
+    for m in _SENTENCE_END.finditer(text, lo, hi):
+        if m.start() - start > SEGMENT_CHARS and last > start:
+            spans.append((start, last))
+            start = last
+        last = m.end()
+    while hi - start > SEGMENT_CHARS:
+        cut = last if start < last < start + SEGMENT_CHARS else start + SEGMENT_CHARS
+        spans.append((start, cut))
+        start = cut
+    if start < hi:
+        spans.append((start, hi))
+    return spans
+
+
+def class_scores(model: Model, feats: list[str]) -> list[float]:
+    """Raw linear scores per class (the trainer and the scanner share this)."""
+    scores = list(model.bias)
+    weights = model.weights
+    k = len(scores)
+    for f in feats:
+        w = weights.get(f)
+        if w is not None:
+            for i in range(k):
+                scores[i] += w[i]
+    return scores
+
+
+def score_segment(model: Model, segment: str) -> IntentHit | None:
+    """The segment's best threat intent if it beats benign by the threshold, else ``None``."""
+    feats = features(segment)
+    scores = class_scores(model, feats)
+    best = max(range(1, len(scores)), key=scores.__getitem__)
+    top = max(scores)
+    total = sum(math.exp(s - top) for s in scores)
+    margin = math.exp(scores[best] - top) / total - math.exp(scores[0] - top) / total
+    if margin < model.threshold:
+        return None
+    contributions = sorted(
+        ((model.weights[f][best] - model.weights[f][0], f) for f in feats if f in model.weights),
+        reverse=True,
+    )
+    evidence = tuple(_readable(f) for c, f in contributions[:3] if c > 0)
+    return IntentHit(model.classes[best], round(margin, 3), evidence, 0, len(segment))
+
+
+def _readable(feature: str) -> str:
+    kind, _, value = feature.partition(":")
+    return {"s": value + "…", "f": f"<{value}>"}.get(kind, value)
+
+
+def detect(folded: str, model: Model | None = None) -> IntentHit | None:
+    """The strongest flagged line of ``folded`` (already normalised), or ``None``."""
+    model = model or load_model()
+    if model is None:
+        return None
+    best: IntentHit | None = None
+    for lo, hi in segments(folded):
+        hit = score_segment(model, folded[lo:hi])
+        if hit is not None and (best is None or hit.score > best.score):
+            best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
+    return best
+
+
+def model_from_dict(data: dict[str, object]) -> Model:
+    weights = data["weights"]
+    assert isinstance(weights, dict)
+    return Model(
+        classes=tuple(data["classes"]),  # type: ignore[arg-type]
+        bias=tuple(data["bias"]),  # type: ignore[arg-type]
+        weights={k: tuple(v) for k, v in weights.items()},
+        threshold=float(data["threshold"]),  # type: ignore[arg-type]
+    )
+
+
+@cache
+def load_model() -> Model | None:
+    """The shipped model, or ``None`` when the package was built without one."""
+    try:
+        raw = resources.files("pi_memory.security").joinpath("intent_model.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return None
+    return model_from_dict(json.loads(raw))
