@@ -51,7 +51,7 @@ def label_of(row: dict[str, str]) -> int:
 def train(rows: Sequence[dict[str, str]], threshold: float = 0.5) -> intent.Model:
     """Fit weights on ``rows`` (deterministic)."""
     rows = trainable(rows)
-    feats = [intent.features(normalize.fold(r["text"])) for r in rows]
+    feats = [intent.features(normalize.fold(r["text"], confusables=False)) for r in rows]
     df = Counter(f for fs in feats for f in fs)
     vocab = sorted(f for f, c in df.items() if c >= MIN_DF)
     col = {f: i for i, f in enumerate(vocab)}
@@ -98,7 +98,7 @@ def cv_margins(rows: Sequence[dict[str, str]], k: int = FOLDS) -> list[float]:
         model = train([r for r, g in zip(rows, fold, strict=True) if g != f], threshold=-1.0)
         for i, r in enumerate(rows):
             if fold[i] == f:
-                hit = intent.detect(normalize.fold(r["text"]), model)
+                hit = intent.detect(normalize.fold(r["text"], confusables=False), model)
                 margins[i] = hit.score if hit is not None else -1.0
     return margins
 

@@ -154,7 +154,7 @@ def cross_validated(corpora: dict[str, list[dict[str, str]]]) -> dict[str, list[
         model = intent_train.train([r for (_, r), g in zip(dev, fold, strict=True) if g != f], threshold)
         for i, (_, r) in enumerate(dev):
             if fold[i] == f and not blocked[i] and r["category"] != "invisible_unicode":
-                blocked[i] = intent.detect(normalize.fold(r["text"]), model) is not None
+                blocked[i] = intent.detect(normalize.fold(r["text"], confusables=False), model) is not None
     out: dict[str, list[bool]] = {name: [] for name in corpora}
     for (name, _), b in zip(dev, blocked, strict=True):
         out[name].append(b)

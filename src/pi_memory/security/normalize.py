@@ -87,8 +87,11 @@ _ROT13_HINT = re.compile(r"rot[ -]?13|caesar")
 _MAX_BLOBS = 8
 
 
-def fold(text: str) -> str:
-    """The canonical matching form: ignorables stripped, NFKC, confusables folded, casefolded."""
+def fold(text: str, confusables: bool = True) -> str:
+    """The canonical matching form: ignorables stripped, NFKC, confusables folded, casefolded.
+
+    ``confusables=False`` keeps every script as written (the intent layer reads Russian words
+    such as ``не`` as Russian, not as the Latin look-alike ``he``)."""
     if text.isascii():
         if _ASCII_CONTROLS.search(text) is not None:
             text = _ASCII_CONTROLS.sub("", text)
@@ -98,7 +101,7 @@ def fold(text: str) -> str:
     if _HAS_QUOTES.search(text) is not None:
         text = text.translate(_QUOTES)
     text = unicodedata.normalize("NFKC", text).casefold()
-    if _HAS_FOLDABLE.search(text) is not None:
+    if confusables and _HAS_FOLDABLE.search(text) is not None:
         text = _fold_mixed_tokens(text)
     return text
 
@@ -178,24 +181,44 @@ def layout_view(folded: str) -> str | None:
 
 def joined_view(text: str) -> str | None:
     """``ignore_all_previous_instructions``, ``IgnoreAllPrevious``, ``ignore/all/previous`` read
-    as words (folded); ``None`` when the text has no identifier of three or more words."""
-    if _JOINED.search(text) is None:
-        return None
-    return fold(_JOINED.sub(lambda m: _JOINERS.sub(" ", m.group()).lower(), text))
+    as words (folded); ``None`` when the text has no identifier of three or more words.
+
+    Only the lines that change are kept: the rest of the text is already in the plain view."""
+    lines = []
+    for line in text.split("\n"):
+        words = line.split()
+        changed = False
+        for i, word in enumerate(words):
+            # str methods at C speed rule out almost every word before the regex runs
+            if len(word) < 7 or ("_" not in word and "/" not in word and word[1:].islower()):
+                continue
+            joined = _JOINED.sub(lambda m: _JOINERS.sub(" ", m.group()).lower(), word)
+            if joined != word:
+                words[i] = joined
+                changed = True
+        if changed:
+            lines.append(" ".join(words))
+    return fold("\n".join(lines)) if lines else None
 
 
 def unescaped_view(text: str) -> str | None:
-    """The text with ``\\xHH``/``\\uHHHH`` escapes, URL-encoding and HTML entities decoded in
-    place (folded); ``None`` when it has none. Runs of 8+ escapes are also decoded on their own
-    by :func:`decoded_views`; this view catches the few escaped letters inside a sentence."""
+    """The lines with ``\\xHH``/``\\uHHHH`` escapes, URL-encoding or HTML entities, decoded in
+    place (folded); ``None`` when there are none. Runs of 8+ escapes are also decoded on their
+    own by :func:`decoded_views`; this view catches a few escaped letters inside a sentence."""
     if _ESCAPE_HINT.search(text) is None:
         return None
-    out = _CHAR_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
-    if "%" in out:
-        out = unquote(out)
-    if "&" in out:
-        out = html.unescape(out)
-    return fold(out) if out != text else None
+    lines = []
+    for line in text.split("\n"):
+        if _ESCAPE_HINT.search(line) is None:
+            continue
+        out = _CHAR_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), line)
+        if "%" in out:
+            out = unquote(out)
+        if "&" in out:
+            out = html.unescape(out)
+        if out != line:
+            lines.append(out)
+    return fold("\n".join(lines)) if lines else None
 
 
 def leet_view(folded: str, vocabulary: frozenset[str] = frozenset()) -> str | None:

@@ -149,9 +149,10 @@ def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = 
         start, end = (hit.start, hit.end) if keeps_offsets else (0, len(text))
         findings.append(Finding(r.id, r.category, start, end, r.sub_id, name))
     if with_intent and level >= STRICT and not seen:
-        found = intent.detect(folded)
+        plain = folded if text.isascii() else normalize.fold(text, confusables=False)
+        found = intent.detect(plain)
         if found is not None:
-            start, end = (found.start, found.end) if exact else (0, len(text))
+            start, end = (found.start, found.end) if exact and plain is folded else (0, len(text))
             findings.append(Finding(f"intent_{found.intent}", found.intent, start, end, "intent", "intent",
                                     found.evidence))
     return findings
