@@ -26,22 +26,27 @@ from __future__ import annotations
 import json
 import math
 import re
+from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+# Shapes, each with literals one of which it cannot match without (a C-speed ``in`` test first).
 _SHAPES = (
-    ("url", re.compile(r"\b(?:https?|ftp|wss?|s3)://|\bwww\.")),
-    ("email", re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")),
-    ("homepath", re.compile(r"~/|\$home\b|\$\{home\}|/home/|/users/|%userprofile%|%appdata%")),
-    ("ip", re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b")),
-    ("code", re.compile(r"`[^`\n]{2,}`")),
-    ("quoted", re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
+    ("url", ("://", "www."), re.compile(r"(?:https?|ftp|wss?|s3)://|www\.")),
+    ("email", ("@",), re.compile(r"@(?<=[\w.+-]@)[\w-]+\.\w")),
+    ("homepath", ("~/", "$home", "${home}", "/home/", "/users/", "%userprofile%", "%appdata%"),
+     re.compile(r"~/|\$home\b|\$\{home\}|/home/|/users/|%userprofile%|%appdata%")),
+    ("ip", (".",), re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])")),
+    ("code", ("`",), re.compile(r"`[^`\n]{2,}`")),
+    ("quoted", ('"', "«", "“", "„", "「", "『"), re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
 )
 
 
@@ -67,10 +72,10 @@ class Model:
 def features(segment: str) -> list[str]:
     """Features of one folded (lower-cased) segment: each concept or shape present, and every
     pair of them (how concepts combine is what the weights learn)."""
-    found = concepts(segment)
-    for name, pattern in _SHAPES:
-        if pattern.search(segment) is not None:
-            found.add("<" + name + ">")
+    return _pairs(span_marks(segment, [(0, len(segment))])[0])
+
+
+def _pairs(found: set[str]) -> list[str]:
     ordered = sorted(found)
     out = ["l:" + a for a in ordered]
     for i, a in enumerate(ordered):
@@ -84,7 +89,9 @@ class _Lexicon:
     stems: dict[str, frozenset[str]]
     anywhere: tuple[tuple[str, str], ...]  # (entry, concept), matched as substrings
     anywhere_ascii: tuple[tuple[str, str], ...]  # the ASCII ones: all an ASCII segment can hold
-    longest_stem: int
+    stem_lengths: tuple[int, ...]
+    automaton: Any  # pyahocorasick automaton over ``anywhere`` (values: concepts), or None
+    finder: re.Pattern[str]  # word starts that begin a lexicon word or stem (C-speed pre-filter)
 
 
 _SPACED_SCRIPT = re.compile(r"^[\x00-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff]+$")
@@ -111,28 +118,118 @@ def _lexicon() -> _Lexicon:
         {k: frozenset(v) for k, v in stems.items()},
         tuple(anywhere),
         tuple((w, c) for w, c in anywhere if w.isascii()),
-        max(map(len, stems), default=0),
+        tuple(sorted({len(k) for k in stems})),
+        _automaton(anywhere),
+        re.compile(r"(?<![^\W_])" + _trie([(w, False) for w in exact] + [(w, True) for w in stems])),
     )
+
+
+def _trie(words: list[tuple[str, bool]]) -> str:
+    """A trie-shaped alternation: whole words must end at a word end, stems need not."""
+    root: dict[str, Any] = {}
+    for word, stem in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node["" if stem else "$"] = {}
+
+    def build(node: dict[str, Any]) -> str:
+        if "" in node:
+            return ""  # a stem ends here: every longer word matches already
+        alts = [re.escape(k) + build(v) for k, v in sorted(node.items()) if k != "$"]
+        if "$" in node:
+            alts.append(r"(?![^\W_])")
+        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+    return build(root)
+
+
+def _automaton(entries: list[tuple[str, str]]) -> Any:
+    try:
+        import ahocorasick  # type: ignore[import-not-found]  # C extension, no stubs
+    except ImportError:  # pragma: no cover - concepts() falls back to substring tests
+        return None
+    automaton = ahocorasick.Automaton()
+    by_entry: dict[str, set[str]] = {}
+    for entry, concept in entries:
+        by_entry.setdefault(entry, set()).add(concept)
+    for entry, found in by_entry.items():
+        automaton.add_word(entry, tuple(sorted(found)))
+    automaton.make_automaton()
+    return automaton
 
 
 def concepts(segment: str) -> set[str]:
     """The lexicon concepts a folded segment mentions, in any of the covered languages."""
+    return {m for m in span_marks(segment, [(0, len(segment))])[0] if not m.startswith("<")}
+
+
+def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
+    """Concepts and ``<shapes>`` of each ``(start, end)`` span of ``text`` (sorted, disjoint).
+
+    One pass per kind over the whole text (words, lexicon substrings, each shape), each match
+    credited to the span it falls in: the cost does not grow with the number of lines."""
+    marks: list[set[str]] = [set() for _ in spans]
+    if not spans:
+        return marks
+    starts = [lo for lo, _ in spans]
     lex = _lexicon()
-    found: set[str] = set()
-    exact, stems, longest = lex.exact, lex.stems, lex.longest_stem
-    for m in _WORD.finditer(segment):
-        token = m.group()
-        hit = exact.get(token)
+    cache = _TOKEN_CONCEPTS
+
+    def credit(pos: int, names: Iterable[str]) -> None:
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < spans[i][1]:
+            marks[i].update(names)
+
+    word_at = _WORD.match
+    for m in lex.finder.finditer(text):
+        w = word_at(text, m.start())
+        if w is None:
+            continue
+        token = w.group()
+        hit = cache.get(token)
+        if hit is None:
+            hit = _token_concepts(lex, token)
+            if len(cache) < _CACHE_LIMIT:
+                cache[token] = hit
+        if hit:
+            credit(m.start(), hit)
+    if text.isascii():
+        for entry, concept in lex.anywhere_ascii:
+            at = text.find(entry)
+            while at >= 0:
+                credit(at, (concept,))
+                at = text.find(entry, at + 1)
+    elif lex.automaton is not None:
+        for end, names in lex.automaton.iter(text):
+            credit(end, names)
+    else:  # pragma: no cover - without pyahocorasick: the same answer, one substring scan each
+        for entry, concept in lex.anywhere:
+            at = text.find(entry)
+            while at >= 0:
+                credit(at, (concept,))
+                at = text.find(entry, at + 1)
+    for name, literals, pattern in _SHAPES:
+        if any(lit in text for lit in literals):
+            shape = ("<" + name + ">",)
+            for m in pattern.finditer(text):
+                credit(m.start(), shape)
+    return marks
+
+
+_TOKEN_CONCEPTS: dict[str, frozenset[str]] = {}
+_CACHE_LIMIT = 200_000  # words seen: a bounded memo, so repeated words cost one lookup
+
+
+def _token_concepts(lex: _Lexicon, token: str) -> frozenset[str]:
+    found = set(lex.exact.get(token, ()))
+    for k in lex.stem_lengths:
+        if k > len(token):
+            break
+        hit = lex.stems.get(token[:k])
         if hit is not None:
             found |= hit
-        for k in range(3, min(len(token), longest) + 1):
-            hit = stems.get(token[:k])
-            if hit is not None:
-                found |= hit
-    for entry, concept in lex.anywhere if not segment.isascii() else lex.anywhere_ascii:
-        if concept not in found and entry in segment:
-            found.add(concept)
-    return found
+    return frozenset(found)
 
 
 def segments(text: str) -> list[tuple[int, int]]:
@@ -183,14 +280,22 @@ def class_scores(model: Model, feats: list[str]) -> list[float]:
     return scores
 
 
-def score_segment(model: Model, segment: str) -> IntentHit | None:
-    """The segment's best threat intent if it beats benign by the threshold, else ``None``."""
-    feats = features(segment)
+def _verdict(model: Model, feats: list[str]) -> tuple[int, float]:
+    """``(best threat class, its probability minus benign's)`` for a feature list."""
     scores = class_scores(model, feats)
     best = max(range(1, len(scores)), key=scores.__getitem__)
     top = max(scores)
-    total = sum(math.exp(s - top) for s in scores)
-    margin = math.exp(scores[best] - top) / total - math.exp(scores[0] - top) / total
+    total = sum(math.exp(x - top) for x in scores)
+    return best, (math.exp(scores[best] - top) - math.exp(scores[0] - top)) / total
+
+
+def score_segment(model: Model, segment: str) -> IntentHit | None:
+    """The segment's best threat intent if it beats benign by the threshold, else ``None``."""
+    return _hit(model, features(segment), 0, len(segment))
+
+
+def _hit(model: Model, feats: list[str], lo: int, hi: int) -> IntentHit | None:
+    best, margin = _verdict(model, feats)
     if margin < model.threshold:
         return None
     contributions = sorted(
@@ -198,12 +303,11 @@ def score_segment(model: Model, segment: str) -> IntentHit | None:
         reverse=True,
     )
     evidence = tuple(_readable(f) for c, f in contributions[:3] if c > 0)
-    return IntentHit(model.classes[best], round(margin, 3), evidence, 0, len(segment))
+    return IntentHit(model.classes[best], round(margin, 3), evidence, lo, hi)
 
 
 def _readable(feature: str) -> str:
-    kind, _, value = feature.partition(":")
-    return {"s": value + "…", "f": f"<{value}>"}.get(kind, value)
+    return feature.partition(":")[2]
 
 
 def detect(folded: str, model: Model | None = None) -> IntentHit | None:
@@ -211,11 +315,14 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
     model = model or load_model()
     if model is None:
         return None
+    spans = segments(folded)
     best: IntentHit | None = None
-    for lo, hi in segments(folded):
-        hit = score_segment(model, folded[lo:hi])
+    for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
+        if not marks:
+            continue  # no concept, no shape: the bias alone, which is benign
+        hit = _hit(model, _pairs(marks), lo, hi)
         if hit is not None and (best is None or hit.score > best.score):
-            best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
+            best = hit
     return best
 
 

@@ -68,6 +68,7 @@ _DOTTED = re.compile(r"\b(?<![\w.])(?:[a-z]\.){3,}[a-z](?![\w])")
 _LAYOUT_HINT = re.compile(r"[a-z][ .-][a-z][ .-][a-z][ .-][a-z]")
 # Identifier-shaped phrases: snake_case, kebab or slash-joined words, CamelCase (3+ words).
 _JOINED = re.compile(r"(?<![\w/])[A-Za-z]{2,}(?:[_/][A-Za-z]{2,}){2,}(?![\w/])|\b(?:[A-Z][a-z]+){3,}\b")
+_CAMEL_HINT = re.compile(r"[a-z][A-Z][a-z]+[A-Z]")
 _JOINERS = re.compile(r"[_/]|(?<=[a-z])(?=[A-Z])")
 # Character escapes that hide letters: \x69, \u0069, %69, &#105;, &#x69;, &lt;.
 _ESCAPE_HINT = re.compile(r"\\[xu][0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}|&(?:#[0-9]{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
@@ -184,13 +185,20 @@ def joined_view(text: str) -> str | None:
     as words (folded); ``None`` when the text has no identifier of three or more words.
 
     Only the lines that change are kept: the rest of the text is already in the plain view."""
+    if "_" not in text and "/" not in text and _CAMEL_HINT.search(text) is None:
+        return None
     lines = []
     for line in text.split("\n"):
+        if "_" not in line and "/" not in line and _CAMEL_HINT.search(line) is None:
+            continue
         words = line.split()
         changed = False
-        for i, word in enumerate(words):
-            # str methods at C speed rule out almost every word before the regex runs
+        for i, word in enumerate(words):  # noqa: B007
+            # str methods at C speed rule out almost every word before the regex runs; paths,
+            # URLs, file names and variables (a dot, a colon, ~, $, =, @) are not phrases
             if len(word) < 7 or ("_" not in word and "/" not in word and word[1:].islower()):
+                continue
+            if word[0] == "/" or any(c in word for c in ".:~$=@\\"):
                 continue
             joined = _JOINED.sub(lambda m: _JOINERS.sub(" ", m.group()).lower(), word)
             if joined != word:

@@ -361,7 +361,7 @@ RULES: list[Rule] = [
         r"from\s+(?:the\s+)?(?:user|human|operator|owner)s?\b"
         r"|(?:hide|conceal|withhold)\s+(?:this|it|that|these)(?:\s+(?:note|entry|memory|instruction|rule|change|"
         r"message|file|link|action|step)s?)?\s+from\s+(?:the\s+)?(?:user|human|operator|owner)s?\b",
-        sub="memory_poisoning", fwd=120,
+        sub="memory_poisoning", fwd=120, partners="from", partner_fwd=60,
     ),
     rule(
         "prompt_injection", CAT, ALL, "treat|consider|regard",
@@ -371,7 +371,8 @@ RULES: list[Rule] = [
         r"developer|system|admin\w*)\b|(?:treat|consider|regard)\s+(?:all\s+|any\s+)?(?:tool|function|web|"
         r"search|retrieved|file|email|browser|api|command)\s+(?:output|outputs|results?|responses?|content|"
         r"contents|text|pages?)\s+as\s+(?:(?:trusted|authoritative|binding)\s+)?(?:instructions|commands|orders)\b",
-        sub="trust_channel", fwd=160,
+        sub="trust_channel", fwd=160, partners="output|outputs|result|results|response|responses|content|"
+        "contents|text|page|pages", partner_fwd=40,
     ),
     # --- fake boundaries and injected instruction headers --------------------------------------
     rule(
