@@ -26,7 +26,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import threat_bench  # noqa: E402
-
 from pi_memory.security import intent, normalize  # noqa: E402
 
 CLASSES = ("benign", "prompt_injection", "role_hijack", "c2", "exfiltration", "persistence")

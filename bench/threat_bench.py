@@ -25,12 +25,12 @@ Prints a table and writes ``bench/results/threat_bench.json``::
 from __future__ import annotations
 
 import argparse
-import sys as _sys
 import hashlib
 import importlib.util
 import json
 import re
 import sys
+import sys as _sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -143,7 +143,6 @@ def cross_validated(corpora: dict[str, list[dict[str, str]]]) -> dict[str, list[
     weights are trained on the other folds (same recipe and threshold as the shipped model), and
     a row is blocked when the rules or that fold's model flag it. The held-out parts take no part."""
     import intent_train
-
     from pi_memory.security import intent, normalize, rule_findings
 
     dev = [(name, r) for name, rows in corpora.items() for r in split(name, rows)["dev"]]

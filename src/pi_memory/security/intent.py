@@ -27,7 +27,7 @@ import json
 import math
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -167,20 +167,34 @@ def concepts(segment: str) -> set[str]:
 def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     """Concepts and ``<shapes>`` of each ``(start, end)`` span of ``text`` (sorted, disjoint).
 
-    One pass per kind over the whole text (words, lexicon substrings, each shape), each match
-    credited to the span it falls in: the cost does not grow with the number of lines."""
+    One pass per kind over the whole text (lexicon words, lexicon substrings, each shape), each
+    match credited to the span it falls in: the cost does not grow with the number of lines."""
     marks: list[set[str]] = [set() for _ in spans]
     if not spans:
         return marks
     starts = [lo for lo, _ in spans]
-    lex = _lexicon()
-    cache = _TOKEN_CONCEPTS
 
     def credit(pos: int, names: Iterable[str]) -> None:
         i = bisect_right(starts, pos) - 1
         if i >= 0 and pos < spans[i][1]:
             marks[i].update(names)
 
+    lex = _lexicon()
+    for pos, words in _word_marks(lex, text):
+        credit(pos, words)
+    for pos, names in _substring_marks(lex, text):
+        credit(pos, names)
+    for name, literals, pattern in _SHAPES:
+        if any(lit in text for lit in literals):
+            shape = ("<" + name + ">",)
+            for m in pattern.finditer(text):
+                credit(m.start(), shape)
+    return marks
+
+
+def _word_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]]:
+    """``(position, concepts)`` of every word that starts like a lexicon word or stem."""
+    cache = _TOKEN_CONCEPTS
     word_at = _WORD.match
     for m in lex.finder.finditer(text):
         w = word_at(text, m.start())
@@ -193,28 +207,19 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
             if len(cache) < _CACHE_LIMIT:
                 cache[token] = hit
         if hit:
-            credit(m.start(), hit)
-    if text.isascii():
-        for entry, concept in lex.anywhere_ascii:
+            yield m.start(), hit
+
+
+def _substring_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, Iterable[str]]]:
+    """``(position, concepts)`` of every lexicon entry matched anywhere (scripts without spaces)."""
+    if text.isascii() or lex.automaton is None:
+        for entry, concept in lex.anywhere_ascii if text.isascii() else lex.anywhere:
             at = text.find(entry)
             while at >= 0:
-                credit(at, (concept,))
+                yield at, (concept,)
                 at = text.find(entry, at + 1)
-    elif lex.automaton is not None:
-        for end, names in lex.automaton.iter(text):
-            credit(end, names)
-    else:  # pragma: no cover - without pyahocorasick: the same answer, one substring scan each
-        for entry, concept in lex.anywhere:
-            at = text.find(entry)
-            while at >= 0:
-                credit(at, (concept,))
-                at = text.find(entry, at + 1)
-    for name, literals, pattern in _SHAPES:
-        if any(lit in text for lit in literals):
-            shape = ("<" + name + ">",)
-            for m in pattern.finditer(text):
-                credit(m.start(), shape)
-    return marks
+    else:
+        yield from lex.automaton.iter(text)
 
 
 _TOKEN_CONCEPTS: dict[str, frozenset[str]] = {}

@@ -193,7 +193,7 @@ def joined_view(text: str) -> str | None:
             continue
         words = line.split()
         changed = False
-        for i, word in enumerate(words):  # noqa: B007
+        for i, word in enumerate(words):
             # str methods at C speed rule out almost every word before the regex runs; paths,
             # URLs, file names and variables (a dot, a colon, ~, $, =, @) are not phrases
             if len(word) < 7 or ("_" not in word and "/" not in word and word[1:].islower()):

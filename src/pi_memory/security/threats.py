@@ -44,10 +44,11 @@ class Finding:
     ``start``/``end`` index the scanned text when the match was made in a view that keeps
     offsets (raw code points, or case-folded ASCII); otherwise they span the whole scanned
     prefix. ``view`` names where the match was made (``text``, ``layout``, ``leet``,
-    ``joined``, ``unescaped``, ``tag_payload``, ``vs_payload``, ``zw_payload``, ``base64``, ``hex``, ``escaped``, ``rot13``
-    or ``raw`` for code-point findings, ``intent`` for the intent layer). ``sub_id`` is the
-    taxonomy sub-category. ``evidence`` (intent findings only) names the model words that carried
-    the verdict; the rule id is the evidence of every other finding. Neither echoes the text.
+    ``joined``, ``unescaped``, ``tag_payload``, ``vs_payload``, ``zw_payload``, ``base64``,
+    ``hex``, ``escaped``, ``rot13``, ``raw`` for code-point findings, ``intent`` for the intent
+    layer). ``sub_id`` is the taxonomy sub-category. ``evidence`` (intent findings only) names
+    the concepts that carried the verdict; the rule id is the evidence of every other finding.
+    Neither echoes the text.
     """
 
     id: str
@@ -114,6 +115,19 @@ def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = 
         payloads = report.payloads
     folded = normalize.fold(text)
     exact = len(folded) == len(text) and (text.isascii() or not normalize.has_ignorable(text))
+    rule_hits = _rule_findings(text, folded, _views(text, folded, exact, payloads), level, counter)
+    findings.extend(rule_hits)
+    if with_intent and level >= STRICT and not rule_hits:
+        found = _intent_finding(text, folded, exact)
+        if found is not None:
+            findings.append(found)
+    return findings
+
+
+def _views(
+    text: str, folded: str, exact: bool, payloads: list[tuple[str, str]]
+) -> list[tuple[str, str, bool]]:
+    """``(name, view, keeps offsets)`` for every reading of the text the rules run over."""
     views: list[tuple[str, str, bool]] = [("text", folded, exact)]
     layout = normalize.layout_view(folded)
     if layout is not None:
@@ -121,11 +135,15 @@ def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = 
     for name, extra in (("joined", normalize.joined_view(text)), ("unescaped", normalize.unescaped_view(text))):
         if extra is not None and extra != folded:
             views.append((name, extra, False))
-    for name, payload in payloads:
-        views.append((name, normalize.fold(payload), False))
-    for name, decoded in normalize.decoded_views(text, folded):
-        views.append((name, normalize.fold(decoded), False))
+    views.extend((name, normalize.fold(payload), False) for name, payload in payloads)
+    views.extend((name, normalize.fold(decoded), False) for name, decoded in normalize.decoded_views(text, folded))
+    return views
 
+
+def _rule_findings(
+    text: str, folded: str, views: list[tuple[str, str, bool]], level: int, counter: list[int] | None
+) -> list[Finding]:
+    """Pattern findings in rule-table order, each id once (a rule's first hit over the views wins)."""
     index = _index(level, False)
     hits: dict[int, tuple[Hit, str, bool]] = {}
     # A rule's first hit wins, so later views only evaluate the rules still without one.
@@ -138,24 +156,26 @@ def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = 
     if leet is not None:
         for hit in run_rules(_index(level, True), leet, counter, have):
             hits[id(hit.rule)] = (hit, "leet", False)
-
     order = index.order
     seen: set[str] = set()
+    out: list[Finding] = []
     for hit, name, keeps_offsets in sorted(hits.values(), key=lambda h: order[id(h[0].rule)]):
         r = hit.rule
-        if r.id in seen:
-            continue
-        seen.add(r.id)
-        start, end = (hit.start, hit.end) if keeps_offsets else (0, len(text))
-        findings.append(Finding(r.id, r.category, start, end, r.sub_id, name))
-    if with_intent and level >= STRICT and not seen:
-        plain = folded if text.isascii() else normalize.fold(text, confusables=False)
-        found = intent.detect(plain)
-        if found is not None:
-            start, end = (found.start, found.end) if exact and plain is folded else (0, len(text))
-            findings.append(Finding(f"intent_{found.intent}", found.intent, start, end, "intent", "intent",
-                                    found.evidence))
-    return findings
+        if r.id not in seen:
+            seen.add(r.id)
+            start, end = (hit.start, hit.end) if keeps_offsets else (0, len(text))
+            out.append(Finding(r.id, r.category, start, end, r.sub_id, name))
+    return out
+
+
+def _intent_finding(text: str, folded: str, exact: bool) -> Finding | None:
+    """The intent layer's verdict (it reads every script as written: no look-alike folding)."""
+    plain = folded if text.isascii() else normalize.fold(text, confusables=False)
+    found = intent.detect(plain)
+    if found is None:
+        return None
+    start, end = (found.start, found.end) if exact and plain is folded else (0, len(text))
+    return Finding(f"intent_{found.intent}", found.intent, start, end, "intent", "intent", found.evidence)
 
 
 def threat_ids(text: str, scope: str = "strict") -> list[str]:
@@ -186,7 +206,9 @@ def first_threat_message(text: str, scope: str = "strict") -> str | None:
 
 
 _INTENT_WORDS = {
-    "prompt_injection": "an instruction to override the agent's rules, skip confirmation or hide something from the user",
+    "prompt_injection": (
+        "an instruction to override the agent's rules, skip confirmation or hide something from the user"
+    ),
     "role_hijack": "an attempt to replace the agent's persona or role",
     "c2": "an instruction to take orders from a remote channel",
     "exfiltration": "an instruction to send data out",
