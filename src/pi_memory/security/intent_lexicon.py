@@ -51,7 +51,21 @@ LEXICON: dict[str, str] = {
         "söyle* gizle* bahset* sessiz* nói giấu nhắc lặng "
         "تخبر أخف اخف تذكر سرا "
         "बता* छिपा* चुपचाप* ज़िक्र* जिक्र* "
-        "伝え 言わ 隠 内緒 黙って 知らせ 말하 숨기 알리 몰래 언급 告诉 隐藏 偷偷 悄悄 保密 提及 透露"
+        "伝え 言わ 隠 内緒 黙って 知らせ 말하 숨기 알리 몰래 언급 告诉 隐藏 偷偷 悄悄 保密 提及 透露 "
+        "omit* omite omitir omettre ometti auslassen weglassen тихо опусти умолч* atla gizlice bỏ "
+        "省略 省く 생략 省略 略过 تحذف أغفل छोड़"
+    ),
+    "selfref": (
+        "note notes entry memory memories memo nota notas notiz notizen заметк* запис* памят* notu not "
+        "anı ghi chú mục ملاحظة المذكرة الذاكرة नोट* याद メモ 記憶 メモリ 메모 기억 笔记 便签 记忆 备注"
+    ),
+    "agent": (
+        "you your yourself you're assistant agent ai model bot "
+        "tú tu usted te asistente você vous toi assistant du dich dir dein deine assistent "
+        "tuo ti assistente ты тебя тебе твой твои ассистент агент sen seni sana asistan yapay bạn trợ lý "
+        "أنت انت مساعد "
+        "तुम आप तुम्हें सहायक "
+        "あなた アシスタント 君 너 당신 어시스턴트 你 您 助手"
     ),
     "negation": (
         "never not no don't dont without nobody "
