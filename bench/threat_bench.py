@@ -67,8 +67,15 @@ def group_of(source: str) -> str:
         group = stripped
 
 
+_LANGUAGES = frozenset(
+    "English Spanish Portuguese French German Italian Russian Turkish Vietnamese Arabic Hindi Japanese "
+    "Korean Chinese Hebrew Persian".split()
+)
+
+
 def language_of(source: str) -> str:
-    tags = [t for t in _LANG_TAG.findall(source) if t != "Brainworm"]
+    """The last language tag of the source (``Japanese/English`` kept as written), else English."""
+    tags = [t for t in _LANG_TAG.findall(source) if t.split("/")[0] in _LANGUAGES]
     return tags[-1] if tags else "English"
 
 

@@ -28,7 +28,7 @@ import math
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -67,6 +67,8 @@ class Model:
     bias: tuple[float, ...]
     weights: dict[str, tuple[float, ...]]
     threshold: float
+    # The verdict of each set of concepts seen: lines repeat the same few sets (bounded memo).
+    verdicts: dict[frozenset[str], object] = field(default_factory=dict, compare=False, repr=False)
 
 
 def features(segment: str) -> list[str]:
@@ -322,13 +324,20 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
         return None
     spans = segments(folded)
     best: IntentHit | None = None
+    verdicts = model.verdicts
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
-        if not marks:
-            continue  # no concept, no shape: the bias alone, which is benign
-        hit = _hit(model, _pairs(marks), lo, hi)
-        if hit is not None and (best is None or hit.score > best.score):
-            best = hit
+        key = frozenset(marks)
+        hit = verdicts.get(key, _MISSING)
+        if hit is _MISSING:
+            hit = _hit(model, _pairs(marks), 0, 0)
+            if len(verdicts) < _CACHE_LIMIT:
+                verdicts[key] = hit
+        if isinstance(hit, IntentHit) and (best is None or hit.score > best.score):
+            best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
     return best
+
+
+_MISSING = object()
 
 
 def model_from_dict(data: dict[str, object]) -> Model:

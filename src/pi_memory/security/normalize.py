@@ -184,16 +184,14 @@ def joined_view(text: str) -> str | None:
     """``ignore_all_previous_instructions``, ``IgnoreAllPrevious``, ``ignore/all/previous`` read
     as words (folded); ``None`` when the text has no identifier of three or more words.
 
-    Only the lines that change are kept: the rest of the text is already in the plain view."""
+    Only the joined phrases are kept, one per line: the rest of the text is in the plain view."""
     if "_" not in text and "/" not in text and _CAMEL_HINT.search(text) is None:
         return None
-    lines = []
+    phrases = []
     for line in text.split("\n"):
         if "_" not in line and "/" not in line and _CAMEL_HINT.search(line) is None:
             continue
-        words = line.split()
-        changed = False
-        for i, word in enumerate(words):
+        for word in line.split():
             # str methods at C speed rule out almost every word before the regex runs; paths,
             # URLs, file names and variables (a dot, a colon, ~, $, =, @) are not phrases
             if len(word) < 7 or ("_" not in word and "/" not in word and word[1:].islower()):
@@ -202,11 +200,8 @@ def joined_view(text: str) -> str | None:
                 continue
             joined = _JOINED.sub(lambda m: _JOINERS.sub(" ", m.group()).lower(), word)
             if joined != word:
-                words[i] = joined
-                changed = True
-        if changed:
-            lines.append(" ".join(words))
-    return fold("\n".join(lines)) if lines else None
+                phrases.append(joined)
+    return fold("\n".join(phrases)) if phrases else None
 
 
 def unescaped_view(text: str) -> str | None:
