@@ -68,8 +68,10 @@ def group_of(source: str) -> str:
 
 
 _LANGUAGES = frozenset(
-    "English Spanish Portuguese French German Italian Russian Turkish Vietnamese Arabic Hindi Japanese "
-    "Korean Chinese Hebrew Persian".split()
+    [
+        "English", "Spanish", "Portuguese", "French", "German", "Italian", "Russian", "Turkish",
+        "Vietnamese", "Arabic", "Hindi", "Japanese", "Korean", "Chinese", "Hebrew", "Persian",
+    ]
 )
 
 
