@@ -59,6 +59,17 @@ LEXICON: dict[str, str] = {
         "note notes entry memory memories memo nota notas notiz notizen заметк* запис* памят* notu not "
         "anı ghi chú mục ملاحظة المذكرة الذاكرة नोट* याद メモ 記憶 メモリ 메모 기억 笔记 便签 记忆 备注"
     ),
+    "discuss": (
+        "incident attacker attackers attacker's detect* detection alert* flag* block* research* paper talk "
+        "slides lecture conference test tests testing fixture* eval evals evaluat* benchmark* example* sample* "
+        "quarantin* reimag* found removed cleaned phishing training course ctf writeup* write-up* mitigat* "
+        "red-team pentest* catalog* classif* dataset* "
+        "charla ponencia investigación ejemplo prueba pruebas detect* palestra pesquisa exemplo teste testes "
+        "conférence exposé recherche exemple détect* vortrag forschung beispiel erkenn* ricerca esempio rilev* "
+        "доклад* исследован* пример* обнаруж* тест* konuşma araştırma örnek tespit bài nói nghiên cứu ví dụ "
+        "phát hiện محاضرة بحث مثال كشف व्याख्यान शोध उदाहरण "
+        "講演 研究 例 検出 テスト 발표 연구 예시 탐지 테스트 演讲 研究 例子 检测 测试"
+    ),
     "agent": (
         "you your yourself you're assistant agent ai model bot "
         "tú tu usted te asistente você vous toi assistant du dich dir dein deine assistent "

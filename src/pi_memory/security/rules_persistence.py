@@ -13,7 +13,7 @@ import re
 
 from pi_memory.security import destinations
 from pi_memory.security.engine import STRICT, Rule, rule
-from pi_memory.security.fragments import NEGATION
+from pi_memory.security.fragments import INCIDENT, NEGATION
 
 CAT = "persistence"
 
@@ -118,7 +118,7 @@ RULES: list[Rule] = [
         r"(?:\*|\*/\d+|\d+(?:,\d+)*)\s+(?:\*|\*/\d+|\d+(?:[,-]\d+)*)\s+\*\s+\*\s+\*\s+(?:\w+\s+)?(?:curl|wget|"
         r"/tmp/|/var/tmp/|bash|sh\b|nc\b|python|\./|/dev/shm)",
         sub="scheduler", back=30, fwd=120, partners="curl|wget|tmp|bash|sh|nc|python|dev|var|./",
-        partner_fwd=150,
+        partner_fwd=150, veto=INCIDENT, veto_back=160, veto_fwd=160,
     ),
     rule(
         "cron_persistence", CAT, STRICT, "schtasks|reg|new-scheduledtask|register-scheduledtask|startup",
