@@ -59,6 +59,17 @@ LEXICON: dict[str, str] = {
         "note notes entry memory memories memo nota notas notiz notizen заметк* запис* памят* notu not "
         "anı ghi chú mục ملاحظة المذكرة الذاكرة नोट* याद メモ 記憶 メモリ 메모 기억 笔记 便签 记忆 备注"
     ),
+    "success": (
+        "green passing passed success successful fine okay all-clear verde vert grün зелён* успеш* "
+        "yeşil başarılı xanh أخضر ناجح हरा सफल 緑 成功 合格 녹색 성공 통과 绿色 通过 "
+        "tudo certo tout est vert todo bien alles gut tutto bene всё хорошо"
+    ),
+    "disable": (
+        "disable* deactivat* turn off switch off bypass* skip* suppress* silence* mute* strip* "
+        "desactiv* deshabilit* omitir desativ* désactiv* contourn* deaktivier* abschalt* umgeh* disattiv* "
+        "отключ* обход* пропуск* devre dışı atla* tắt bỏ qua تعطيل تجاوز अक्षम बंद "
+        "無効化 オフ スキップ 비활성 끄 건너뛰 禁用 关闭 跳过 绕过"
+    ),
     "discuss": (
         "incident attacker attackers attacker's detect* detection alert* flag* block* research* paper talk "
         "slides lecture conference test tests testing fixture* eval evals evaluat* benchmark* example* sample* "
@@ -121,9 +132,11 @@ LEXICON: dict[str, str] = {
     ),
     "rules": (
         "rules guidelines instructions restrictions safety policy policies constraints filters guardrails "
-        "refusal* refuse* refuses limits "
+        "refusal* refuse* refuses limits validation checks verification signature* "
         "instrucc* reglas normas restricc* seguridad instruç* regras restriç* seguran* consignes règles "
         "sécurité anweisung* regeln richtlinie* einschränk* sicherheit* istruzion* regole restrizion* "
+        "validación verificación firma* assinatura* validação vérification signature* prüfung* signatur* "
+        "verifica firme подпис* проверк* imza* doğrulama* chữ ký xác minh "
         "sicurezza инструкц* правил* огранич* безопасн* talimat* kural* kısıtlama* güvenlik* "
         "hướng dẫn quy tắc luật hạn chế an toàn "
         "تعليمات قواعد قيود أمان الأمان "
