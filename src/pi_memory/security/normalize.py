@@ -68,7 +68,12 @@ _DOTTED = re.compile(r"\b(?<![\w.])(?:[a-z]\.){3,}[a-z](?![\w])")
 _LAYOUT_HINT = re.compile(r"[a-z][ .-][a-z][ .-][a-z][ .-][a-z]")
 # Identifier-shaped phrases: snake_case, kebab or slash-joined words, CamelCase (3+ words).
 _JOINED = re.compile(r"(?<![\w/])[A-Za-z]{2,}(?:[_/][A-Za-z]{2,}){2,}(?![\w/])|\b(?:[A-Z][a-z]+){3,}\b")
-_CAMEL_HINT = re.compile(r"[a-z][A-Z][a-z]+[A-Z]")
+_CAMEL_HINT = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+[A-Z]")  # capital first: rarer, so re skips ahead
+# A joined phrase has a joiner between two words of 2+ letters on both sides: literal first, so
+# ``re`` scans for the joiner at C speed.
+_SNAKE_HINT = re.compile(r"_(?<=[A-Za-z]{2}_)[A-Za-z]{2}")
+_NON_SPACE = re.compile(r"\S*")
+_SLASH_HINT = re.compile(r"/(?<=[A-Za-z]{2}/)[A-Za-z]{2,}/[A-Za-z]{2}")
 _JOINERS = re.compile(r"[_/]|(?<=[a-z])(?=[A-Z])")
 # Character escapes that hide letters: \x69, \u0069, %69, &#105;, &#x69;, &lt;.
 _ESCAPE_HINT = re.compile(r"\\[xu][0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}|&(?:#[0-9]{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
@@ -185,22 +190,24 @@ def joined_view(text: str) -> str | None:
     as words (folded); ``None`` when the text has no identifier of three or more words.
 
     Only the joined phrases are kept, one per line: the rest of the text is in the plain view."""
-    if "_" not in text and "/" not in text and _CAMEL_HINT.search(text) is None:
-        return None
+    words: dict[int, int] = {}  # start -> end of every whitespace-delimited word with a hint
+    for hint in (_SNAKE_HINT, _SLASH_HINT, _CAMEL_HINT):
+        for m in hint.finditer(text):
+            lo = m.start()
+            while lo > 0 and not text[lo - 1].isspace():
+                lo -= 1
+            if lo not in words:
+                end = _NON_SPACE.match(text, m.start())
+                words[lo] = end.end() if end is not None else m.end()
     phrases = []
-    for line in text.split("\n"):
-        if "_" not in line and "/" not in line and _CAMEL_HINT.search(line) is None:
+    for lo in sorted(words):
+        word = text[lo : words[lo]]
+        # paths, URLs, file names and variables (a dot, a colon, ~, $, =, @) are not phrases
+        if len(word) < 7 or word[0] == "/" or any(c in word for c in ".:~$=@\\"):
             continue
-        for word in line.split():
-            # str methods at C speed rule out almost every word before the regex runs; paths,
-            # URLs, file names and variables (a dot, a colon, ~, $, =, @) are not phrases
-            if len(word) < 7 or ("_" not in word and "/" not in word and word[1:].islower()):
-                continue
-            if word[0] == "/" or any(c in word for c in ".:~$=@\\"):
-                continue
-            joined = _JOINED.sub(lambda m: _JOINERS.sub(" ", m.group()).lower(), word)
-            if joined != word:
-                phrases.append(joined)
+        joined = _JOINED.sub(lambda m: _JOINERS.sub(" ", m.group()).lower(), word)
+        if joined != word:
+            phrases.append(joined)
     return fold("\n".join(phrases)) if phrases else None
 
 
