@@ -36,6 +36,7 @@ from typing import Any
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
 
+_WORD_START = re.compile(r"(?<![^\W_])[^\W_]")  # also after an apostrophe: l'utilisateur
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 # Shapes, each with literals one of which it cannot match without (a C-speed ``in`` test first).
@@ -92,8 +93,8 @@ class _Lexicon:
     anywhere: tuple[tuple[str, str], ...]  # (entry, concept), matched as substrings
     anywhere_ascii: tuple[tuple[str, str], ...]  # the ASCII ones: all an ASCII segment can hold
     stem_lengths: tuple[int, ...]
-    automaton: Any  # pyahocorasick automaton over ``anywhere`` (values: concepts), or None
-    finder: re.Pattern[str]  # word starts that begin a lexicon word or stem (C-speed pre-filter)
+    automaton: Any  # pyahocorasick automaton over ``anywhere`` (values: entry, concepts), or None
+    words: Any  # pyahocorasick automaton over the exact words and stems, or None
 
 
 _SPACED_SCRIPT = re.compile(r"^[\x00-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff]+$")
@@ -122,28 +123,8 @@ def _lexicon() -> _Lexicon:
         tuple((w, c) for w, c in anywhere if w.isascii()),
         tuple(sorted({len(k) for k in stems})),
         _automaton(anywhere),
-        re.compile(r"(?<![^\W_])" + _trie([(w, False) for w in exact] + [(w, True) for w in stems])),
+        _automaton([(w, "") for w in (*exact, *stems)]),
     )
-
-
-def _trie(words: list[tuple[str, bool]]) -> str:
-    """A trie-shaped alternation: whole words must end at a word end, stems need not."""
-    root: dict[str, Any] = {}
-    for word, stem in words:
-        node = root
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node["" if stem else "$"] = {}
-
-    def build(node: dict[str, Any]) -> str:
-        if "" in node:
-            return ""  # a stem ends here: every longer word matches already
-        alts = [re.escape(k) + build(v) for k, v in sorted(node.items()) if k != "$"]
-        if "$" in node:
-            alts.append(r"(?![^\W_])")
-        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-
-    return build(root)
 
 
 def _automaton(entries: list[tuple[str, str]]) -> Any:
@@ -156,7 +137,7 @@ def _automaton(entries: list[tuple[str, str]]) -> Any:
     for entry, concept in entries:
         by_entry.setdefault(entry, set()).add(concept)
     for entry, found in by_entry.items():
-        automaton.add_word(entry, tuple(sorted(found)))
+        automaton.add_word(entry, (entry, tuple(sorted(found))))
     automaton.make_automaton()
     return automaton
 
@@ -198,8 +179,8 @@ def _word_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]
     """``(position, concepts)`` of every word that starts like a lexicon word or stem."""
     cache = _TOKEN_CONCEPTS
     word_at = _WORD.match
-    for m in lex.finder.finditer(text):
-        w = word_at(text, m.start())
+    for start in _word_starts(lex, text):
+        w = word_at(text, start)
         if w is None:
             continue
         token = w.group()
@@ -209,7 +190,19 @@ def _word_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]
             if len(cache) < _CACHE_LIMIT:
                 cache[token] = hit
         if hit:
-            yield m.start(), hit
+            yield start, hit
+
+
+def _word_starts(lex: _Lexicon, text: str) -> Iterable[int]:
+    """Starts of words that begin with a lexicon word or stem (C automaton, else a trie regex)."""
+    if lex.words is None:  # pragma: no cover - without pyahocorasick: every word, same marks
+        return [m.start() for m in _WORD_START.finditer(text)]
+    starts: set[int] = set()
+    for end, (key, _) in lex.words.iter(text):
+        start = end - len(key) + 1
+        if start == 0 or not text[start - 1].isalnum():
+            starts.add(start)
+    return sorted(starts)
 
 
 def _substring_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, Iterable[str]]]:
@@ -221,7 +214,8 @@ def _substring_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, Iterable[s
                 yield at, (concept,)
                 at = text.find(entry, at + 1)
     else:
-        yield from lex.automaton.iter(text)
+        for end, (entry, names) in lex.automaton.iter(text):
+            yield end - len(entry) + 1, names
 
 
 _TOKEN_CONCEPTS: dict[str, frozenset[str]] = {}
