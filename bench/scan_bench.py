@@ -28,7 +28,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pi_memory.security import MAX_SCAN_CHARS, engine, scan
+from pi_memory.security import MAX_SCAN_CHARS, index, scan
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -122,11 +122,11 @@ def first_use() -> dict[str, float]:
 
 def fallback_scan(text: str) -> Any:
     """``scan`` with the pure-Python anchor finder forced (as without ``pyahocorasick``)."""
-    engine._force_fallback(True)
+    index._force_fallback(True)
     try:
         return scan(text)
     finally:
-        engine._force_fallback(False)
+        index._force_fallback(False)
 
 
 def _one_pass(fn: Scanner, entries: list[str]) -> tuple[float, float, list[float]]:

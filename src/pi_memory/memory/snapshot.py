@@ -56,9 +56,33 @@ def sanitize_entry(entry: str, file_label: str) -> str:
     return entry
 
 
+def _block_split_phrases(entries: list[str], sanitized: list[str], file_label: str) -> list[str]:
+    """Block both halves of a threat split across two adjacent entries.
+
+    The model reads the block as one text, so "ignore all previous" at the end of one entry and
+    "instructions" at the start of the next is one instruction: every pair of clean neighbours
+    is scanned joined (each entry at most twice: linear in the block)."""
+    out = list(sanitized)
+    for i in range(len(entries) - 1):
+        a, b = entries[i], entries[i + 1]
+        if sanitized[i] != a or sanitized[i + 1] != b:
+            continue
+        ids = threat_ids(f"{a}\n{b}", "strict")
+        if ids:
+            placeholder = (
+                f"[BLOCKED: {file_label} entry read with its neighbour contained threat pattern(s): "
+                f"{', '.join(ids)}. Removed from system prompt; use memory_read to inspect it.]"
+            )
+            out[i] = out[i + 1] = placeholder
+    return out
+
+
 def render_block(target: str, entries: Iterable[str], file_label: str, char_limit: int) -> str:
     """Header, usage and the sanitized entries; ``""`` for no entries."""
-    sanitized = [sanitize_entry(e, file_label) for e in entries]
+    originals = list(entries)
+    sanitized = _block_split_phrases(
+        originals, [sanitize_entry(e, file_label) for e in originals], file_label
+    )
     if not sanitized:
         return ""
     content = ENTRY_DELIMITER.join(sanitized)

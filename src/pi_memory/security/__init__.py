@@ -6,6 +6,7 @@ from pi_memory.security.threats import (
     SCOPES,
     Finding,
     first_threat_message,
+    rule_findings,
     scan,
     threat_ids,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "SCOPES",
     "Finding",
     "first_threat_message",
+    "rule_findings",
     "scan",
     "threat_ids",
 ]

@@ -80,3 +80,10 @@ DEFENDER = (
 
 #: A negation right before an action ("never paste", "do not send").
 NEGATION = r"\b(?:never|don't|dont|do not|does not|doesn't|not|no|avoid|without|nobody|no one|must not|mustn't)\b"
+
+#: Incident-report voice: the command is evidence of a past attack that was found and cleaned,
+#: not an order ("the attacker's cron entry ... was found on web-3 and removed").
+INCIDENT = (
+    r"\b(?:attacker'?s?|intruders?|incident|inc-\d+|iocs?|reimaged|post-mortem|forensics?|"
+    r"(?:was|were|has been|have been)\s+(?:found|removed|detected|observed|cleaned|quarantined|deleted))\b"
+)

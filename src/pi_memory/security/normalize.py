@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import html
 import re
 import unicodedata
 from urllib.parse import unquote
@@ -42,10 +43,13 @@ _CONFUSABLE = {
     "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ɡ": "g", "ʏ": "y", "ı": "i", "ɑ": "a",
     "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u", "ν": "v", "ο": "o",
     "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "ϲ": "c", "ϳ": "j",
+    # Armenian small letters that render like Latin ones (UTS #39 confusables).
+    "օ": "o", "ս": "u", "ց": "g", "հ": "h", "ո": "n", "զ": "q", "ա": "w", "ի": "h", "լ": "l",
+    "ւ": "i", "ք": "p",
 }
 _CONFUSABLE_TABLE = str.maketrans(_CONFUSABLE)
 _CONFUSABLE_CHARS = frozenset(_CONFUSABLE)
-_FOLDABLE = "\u0250-\u02af\u0131\u0370-\u03ff\u0400-\u052f"
+_FOLDABLE = "\u0250-\u02af\u0131\u0370-\u03ff\u0400-\u052f\u0561-\u0587"
 _HAS_FOLDABLE = re.compile(f"[{_FOLDABLE}]")
 # Possessive prefix: one pass per word start, no backtracking.
 _MIXED_TOKEN = re.compile(f"\\b[^\\W{_FOLDABLE}]*+[{_FOLDABLE}]\\w*")
@@ -59,8 +63,21 @@ _HYPHEN_GATE = re.compile(r"-[ \t]*\r?\n")  # literal first: C-speed scan, unlik
 _BACKSLASH_BREAK = re.compile(r"\\\r?\n[ \t]*")
 _QUOTE_SPLIT = re.compile(r"(?:''(?<=\w'')|\"\"(?<=\w\"\"))(?=\w)")
 _SPACED = re.compile(r"\b(?<![\w.])(?:[a-z] ){3,}[a-z](?!\w)")
+_HYPHENATED = re.compile(r"\b(?<![\w.-])(?:[a-z]-){3,}[a-z](?![\w-])")
 _DOTTED = re.compile(r"\b(?<![\w.])(?:[a-z]\.){3,}[a-z](?![\w])")
-_LAYOUT_HINT = re.compile(r"[a-z][ .][a-z][ .][a-z][ .][a-z]")
+_LAYOUT_HINT = re.compile(r"[a-z][ .-][a-z][ .-][a-z][ .-][a-z]")
+# Identifier-shaped phrases: snake_case, kebab or slash-joined words, CamelCase (3+ words).
+_JOINED = re.compile(r"(?<![\w/])[A-Za-z]{2,}(?:[_/][A-Za-z]{2,}){2,}(?![\w/])|\b(?:[A-Z][a-z]+){3,}\b")
+_CAMEL_HINT = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+[A-Z]")  # capital first: rarer, so re skips ahead
+# A joined phrase has a joiner between two words of 2+ letters on both sides: literal first, so
+# ``re`` scans for the joiner at C speed.
+_SNAKE_HINT = re.compile(r"_(?<=[A-Za-z]{2}_)[A-Za-z]{2}")
+_NON_SPACE = re.compile(r"\S*")
+_SLASH_HINT = re.compile(r"/(?<=[A-Za-z]{2}/)[A-Za-z]{2,}/[A-Za-z]{2}")
+_JOINERS = re.compile(r"[_/]|(?<=[a-z])(?=[A-Z])")
+# Character escapes that hide letters: \x69, \u0069, %69, &#105;, &#x69;, &lt;.
+_ESCAPE_HINT = re.compile(r"\\[xu][0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}|&(?:#[0-9]{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
+_CHAR_ESCAPE = re.compile(r"\\x([0-9A-Fa-f]{2})|\\u([0-9A-Fa-f]{4})")
 
 _LEET_HINT = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
 _LEET_TOKEN = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*?(?:[a-z][0-9@$]|[0-9@$][a-z]))[a-z0-9@$]++")
@@ -76,8 +93,11 @@ _ROT13_HINT = re.compile(r"rot[ -]?13|caesar")
 _MAX_BLOBS = 8
 
 
-def fold(text: str) -> str:
-    """The canonical matching form: ignorables stripped, NFKC, confusables folded, casefolded."""
+def fold(text: str, confusables: bool = True) -> str:
+    """The canonical matching form: ignorables stripped, NFKC, confusables folded, casefolded.
+
+    ``confusables=False`` keeps every script as written (the intent layer reads Russian words
+    such as ``не`` as Russian, not as the Latin look-alike ``he``)."""
     if text.isascii():
         if _ASCII_CONTROLS.search(text) is not None:
             text = _ASCII_CONTROLS.sub("", text)
@@ -87,7 +107,7 @@ def fold(text: str) -> str:
     if _HAS_QUOTES.search(text) is not None:
         text = text.translate(_QUOTES)
     text = unicodedata.normalize("NFKC", text).casefold()
-    if _HAS_FOLDABLE.search(text) is not None:
+    if confusables and _HAS_FOLDABLE.search(text) is not None:
         text = _fold_mixed_tokens(text)
     return text
 
@@ -161,7 +181,54 @@ def layout_view(folded: str) -> str | None:
     if hint:  # both letter-run shapes contain a _LAYOUT_HINT match
         out = _SPACED.sub(lambda m: m.group().replace(" ", ""), out)
         out = _DOTTED.sub(lambda m: m.group().replace(".", ""), out)
+        out = _HYPHENATED.sub(lambda m: m.group().replace("-", ""), out)
     return out if out != folded else None
+
+
+def joined_view(text: str) -> str | None:
+    """``ignore_all_previous_instructions``, ``IgnoreAllPrevious``, ``ignore/all/previous`` read
+    as words (folded); ``None`` when the text has no identifier of three or more words.
+
+    Only the joined phrases are kept, one per line: the rest of the text is in the plain view."""
+    words: dict[int, int] = {}  # start -> end of every whitespace-delimited word with a hint
+    for hint in (_SNAKE_HINT, _SLASH_HINT, _CAMEL_HINT):
+        for m in hint.finditer(text):
+            lo = m.start()
+            while lo > 0 and not text[lo - 1].isspace():
+                lo -= 1
+            if lo not in words:
+                end = _NON_SPACE.match(text, m.start())
+                words[lo] = end.end() if end is not None else m.end()
+    phrases = []
+    for lo in sorted(words):
+        word = text[lo : words[lo]]
+        # paths, URLs, file names and variables (a dot, a colon, ~, $, =, @) are not phrases
+        if len(word) < 7 or word[0] == "/" or any(c in word for c in ".:~$=@\\"):
+            continue
+        joined = _JOINED.sub(lambda m: _JOINERS.sub(" ", m.group()).lower(), word)
+        if joined != word:
+            phrases.append(joined)
+    return fold("\n".join(phrases)) if phrases else None
+
+
+def unescaped_view(text: str) -> str | None:
+    """The lines with ``\\xHH``/``\\uHHHH`` escapes, URL-encoding or HTML entities, decoded in
+    place (folded); ``None`` when there are none. Runs of 8+ escapes are also decoded on their
+    own by :func:`decoded_views`; this view catches a few escaped letters inside a sentence."""
+    if _ESCAPE_HINT.search(text) is None:
+        return None
+    lines = []
+    for line in text.split("\n"):
+        if _ESCAPE_HINT.search(line) is None:
+            continue
+        out = _CHAR_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), line)
+        if "%" in out:
+            out = unquote(out)
+        if "&" in out:
+            out = html.unescape(out)
+        if out != line:
+            lines.append(out)
+    return fold("\n".join(lines)) if lines else None
 
 
 def leet_view(folded: str, vocabulary: frozenset[str] = frozenset()) -> str | None:

@@ -12,7 +12,7 @@ import re
 
 from pi_memory.security import destinations
 from pi_memory.security.engine import CONTEXT, Rule, rule
-from pi_memory.security.fragments import CLAUSE, DEFENDER, DESTINATION, alt
+from pi_memory.security.fragments import CLAUSE, DEFENDER, DESTINATION, INCIDENT, alt
 
 CAT = "c2"
 
@@ -212,6 +212,7 @@ RULES: list[Rule] = [
         r"(?:curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod|fetch)\b[^\n|]{1,300}\|\s*(?:sudo\s+)?"
         r"(?:(?:ba|z|da|k|fi)?sh|iex|invoke-expression|python3?|perl|ruby|node)\b",
         sub="remote_exec", check=lambda v, m: _untrusted_installer(m.group()), fwd=360,
+        veto=INCIDENT, veto_back=160, veto_fwd=160,
     ),
     rule(
         "pipe_to_shell", CAT, CONTEXT, "iex|invoke-expression",

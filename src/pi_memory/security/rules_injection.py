@@ -10,7 +10,7 @@ object that only makes sense as an attack ("ignore" + "previous instructions"), 
 from __future__ import annotations
 
 from pi_memory.security.engine import ALL, CONTEXT, Rule, rule
-from pi_memory.security.fragments import CLAUSE, NEGATION, fill, sent
+from pi_memory.security.fragments import CLAUSE, fill, sent
 
 CAT = "prompt_injection"
 
@@ -37,7 +37,8 @@ _INSTRUCTION_NOUN = (
 # "named 'ignore previous instructions'" and similar quotations of an attack are mentions, not use.
 _MENTION = (
     r"(?:named|called|titled|phrases?|strings?|such as|like|e\.g\.|examples?|test cases?|payloads?|"
-    r"attacks?|prompts? like|contains?|containing|says?|spot|detect\w*|block\w*|flag\w*|recogni[sz]e\w*)"
+    r"attacks?|prompts? like|contains?|containing|includes?|including|fixtures?|quoted?|quotes?|literal|says?|spot|"
+    r"detect\w*|block\w*|flag\w*|recogni[sz]e\w*)"
     r"\s*[:,]?\s*[\"'`]\s*" + _OVERRIDE_VERB
 )
 
@@ -350,8 +351,28 @@ RULES: list[Rule] = [
         r"(?:about\s+(?:this|it|that|these|the (?:instruction|change|rule|entry|note|memory|link|message|hook|"
         r"command|modification|payload|ad|advert)s?)\b|that\s+(?:this|it|you|these|the (?:instruction|memory|"
         r"entry|note|rule|link))\b|what\s+(?:you|this)\b|(?:it|this|these)\s+(?:was|were|is|has|exists?)\b|"
-        r"of\s+(?:this|it)\b)",
+        r"of\s+(?:this|it)\b|(?:this|that|the)\s+(?:entry|note|memory|instruction|rule|message)\s+(?:exists?|is\s+"
+        r"(?:here|stored|saved)|was\s+(?:added|saved|stored|written)))",
         sub="memory_poisoning", back=24, fwd=120,
+    ),
+    rule(
+        "deception_hide", CAT, ALL, "keep|hide|conceal|withhold",
+        r"keep\s+(?:(?:this|it|that|these|the|my|our|any)\s+)?(?:\w+\s+){0,2}?(?:secret|hidden|confidential|private)\s+"
+        r"from\s+(?:the\s+)?(?:user|human|operator|owner)s?\b"
+        r"|(?:hide|conceal|withhold)\s+(?:this|it|that|these)(?:\s+(?:note|entry|memory|instruction|rule|change|"
+        r"message|file|link|action|step)s?)?\s+from\s+(?:the\s+)?(?:user|human|operator|owner)s?\b",
+        sub="memory_poisoning", fwd=120, partners="from", partner_fwd=60,
+    ),
+    rule(
+        "prompt_injection", CAT, ALL, "treat|consider|regard",
+        r"(?:treat|consider|regard)\s+(?:all\s+|any\s+)?(?:tool|function|web|search|retrieved|file|email|browser|api|"
+        r"command)\s+(?:output|outputs|results?|responses?|content|contents|text|pages?)\s+as\s+(?:if\s+it\s+"
+        r"(?:came|comes|were)\s+)?(?:(?:coming|written|sent|said)\s+)?(?:from|by)\s+(?:the\s+)?(?:user|operator|"
+        r"developer|system|admin\w*)\b|(?:treat|consider|regard)\s+(?:all\s+|any\s+)?(?:tool|function|web|"
+        r"search|retrieved|file|email|browser|api|command)\s+(?:output|outputs|results?|responses?|content|"
+        r"contents|text|pages?)\s+as\s+(?:(?:trusted|authoritative|binding)\s+)?(?:instructions|commands|orders)\b",
+        sub="trust_channel", fwd=160, partners="output|outputs|result|results|response|responses|content|"
+        "contents|text|page|pages", partner_fwd=40,
     ),
     # --- fake boundaries and injected instruction headers --------------------------------------
     rule(
@@ -515,6 +536,4 @@ ML_RULES: list[Rule] = [
          sub="prompt_leak", fwd=80),
 ]
 
-#: Negation context for rules that other modules reuse.
-NEGATED = NEGATION
 __all__ = ["CLAUSE", "ML_RULES", "RULES"]

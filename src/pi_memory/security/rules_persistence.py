@@ -13,7 +13,7 @@ import re
 
 from pi_memory.security import destinations
 from pi_memory.security.engine import STRICT, Rule, rule
-from pi_memory.security.fragments import NEGATION
+from pi_memory.security.fragments import INCIDENT, NEGATION
 
 CAT = "persistence"
 
@@ -51,7 +51,9 @@ _RC_ANCHORS = (
 # What makes a start-up line an implant rather than a PATH tweak.
 _RC_PAYLOAD = re.compile(
     r"curl|wget|\bnc\b|ncat|base64|prompt_command|alias\s+(?:sudo|ssh|git|ls|cd|su|doas)\s*=|\btrap\b|/tmp/|"
-    r"/dev/tcp|eval|ld_preload|\$\(|`|\becho\b[^\n]{0,120}>|https?://|nohup|/var/tmp|/dev/shm"
+    r"/dev/tcp|eval|ld_preload|\$\(|`|https?://|nohup|/var/tmp|/dev/shm"
+    # an echo that writes somewhere else; ``echo '...' >> ~/.bashrc`` is how the line gets there
+    r"|\becho\b[^\n>]{0,120}>{1,2}(?!>)(?!\s*[\"']?(?:~|\$home|\$\{home\})?/?[\w./-]{0,40}?(?:rc|profile|zshenv|zlogin)\b)"
 )
 
 
@@ -116,7 +118,7 @@ RULES: list[Rule] = [
         r"(?:\*|\*/\d+|\d+(?:,\d+)*)\s+(?:\*|\*/\d+|\d+(?:[,-]\d+)*)\s+\*\s+\*\s+\*\s+(?:\w+\s+)?(?:curl|wget|"
         r"/tmp/|/var/tmp/|bash|sh\b|nc\b|python|\./|/dev/shm)",
         sub="scheduler", back=30, fwd=120, partners="curl|wget|tmp|bash|sh|nc|python|dev|var|./",
-        partner_fwd=150,
+        partner_fwd=150, veto=INCIDENT, veto_back=160, veto_fwd=160,
     ),
     rule(
         "cron_persistence", CAT, STRICT, "schtasks|reg|new-scheduledtask|register-scheduledtask|startup",
@@ -209,7 +211,9 @@ RULES: list[Rule] = [
     # --- supply chain ----------------------------------------------------------------------------
     rule(
         "supply_chain_config", CAT, STRICT, "git|core",
-        r"git\s+config\s+(?:--global\s+|--system\s+)?core\.hookspath|core\.hookspath\s*=",
+        r"(?:git\s+config\s+(?:--global\s+|--system\s+)?core\.hookspath|core\.hookspath\s*=)"
+        # a hooks folder inside the repository (husky, .githooks) is the documented use
+        r"(?!\s*[\"']?(?:\./)?(?:\.?githooks|\.husky|\.?hooks|\.git/hooks|tools/hooks|scripts/hooks)\b[/\"']?(?:\s|$))",
         sub="supply_chain_config", back=40, fwd=80,
     ),
     rule(

@@ -7,6 +7,8 @@ except ``User:`` at the very start of a note, which is how people write down wha
 
 from __future__ import annotations
 
+import re
+
 from pi_memory.security.engine import CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill
 
@@ -21,17 +23,52 @@ _TEMPLATE_TOKEN = (
     r"tool_results)\]|<s>\s*\[inst\]"
 )
 
+# A note *about* template tokens (tokenizer tests, special-token ids) quotes one; a forged turn
+# does not stop to discuss tokenization.
+_TOKENIZER_TALK = (
+    r"\b(?:tokeni[sz]\w*|detokeni[sz]\w*|special[ -]tokens?|token[ _-]?ids?|vocab\w*|bpe|sentencepiece|tiktoken|"
+    r"stop[ _-]?(?:tokens?|sequences?)|eos|literal(?:ly)?|escap\w*|truncat\w*)\b"
+)
+# What a forged turn says: it addresses the model, gives an order or plays the model's reply.
+# "System: Ubuntu 22.04, Python 3.11" or "Assistant: Claude in Cursor" records a fact instead.
+_TURN_VOICE = re.compile(
+    r"\b(?:you|your|yourself|ignore|disregard|forget|override|overrid\w*|must|always|never|now|from now|reveal|"
+    r"print|output|respond|reply|answer|obey|follow|do not|don't|execute|run|send|sure|okay|ok|certainly|"
+    r"of course|here is|here's|i will|i'll|i am|i'm|as an|understood|developer|jailbr\w*|unrestricted|"
+    r"instruction\w*|rules?|polic\w*|safety|admin\w*|mode|enabled?|disabled?|granted|approved|authori[sz]\w*|"
+    r"updated?|priority|new|the user|session|task|assistant|restrictions?|filters?|allowed|permitted)\b"
+)
+
+
+def _turn_speaks(view: str, m: re.Match[str]) -> bool:
+    """Keep a role label only if its line (or the next one, for a bare label) speaks as a turn."""
+    end = view.find("\n", m.end())
+    end = len(view) if end < 0 else end
+    if not view[m.end():end].strip():
+        nxt = view.find("\n", end + 1)
+        end = len(view) if nxt < 0 else nxt
+    return _TURN_VOICE.search(view, m.end(), min(end, m.end() + 240)) is not None
+
+
+# Talk *about* jailbreaks (a paper, an eval set, a catalogue) names them without using them.
+_STUDY = (
+    r"\b(?:research\w*|paper|benchmark\w*|evaluat\w*|evals?|red[- ]team\w*|tested|testing|study|studies|"
+    r"dataset|catalogu?\w*|classif\w*|grader|tag(?:ging)?|corpus|taxonomy|famil(?:y|ies))\b"
+)
+
+
 RULES: list[Rule] = [
     rule(
         "chat_template_token", CAT, CONTEXT,
         "<|[",
         _TEMPLATE_TOKEN, sub="chat_template_token", fwd=60,
+        veto=_TOKENIZER_TALK, veto_back=100, veto_fwd=100,
     ),
     rule(
         "fake_turn", CAT, CONTEXT, "system|assistant|human",
         r"(?:^|(?<=\n))[ \t]*(?:#{1,3}\s*)?(?:system|assistant|human)\s*(?:note|message|prompt|instruction|"
         r"override|update)?\s*:",
-        sub="fake_turn", back=10, fwd=40,
+        sub="fake_turn", back=10, fwd=40, check=_turn_speaks,
     ),
     rule(
         "fake_turn", CAT, CONTEXT, "user",
@@ -101,15 +138,14 @@ RULES: list[Rule] = [
         "role_hijack", CAT, CONTEXT, "do anything now|strive to avoid norms|dan|act|jailbreak",
         r"do anything now|strive to avoid norms|dan\s+(?:mode|prompt|\d+(?:\.\d+)?)\b|act\s+as\s+(?:a\s+)?dan\b"
         r"|jailbreak(?:ed|ing)?\s+(?:mode|prompt|version)",
-        sub="jailbreak_persona", leet=True, fwd=60,
+        sub="jailbreak_persona", leet=True, fwd=60, veto=_STUDY, veto_back=80, veto_fwd=80,
     ),
     rule(
         "role_hijack", CAT, CONTEXT,
         "unrestricted|unfiltered|uncensored|jailbroken|unaligned|rogue|evil|amoral|unethical",
         r"(?:unrestricted|unfiltered|uncensored|jailbroken|unaligned|rogue|evil|amoral|unethical)\s+(?:ai|assistant|"
         r"bot|chatbot|model|llm|version of (?:yourself|you|chatgpt|claude))\b",
-        sub="jailbreak_persona", leet=True, veto=r"\b(?:research\w*|paper|benchmark\w*|evaluat\w*|red[- ]team\w*|"
-        r"tested|testing|study|studies|dataset)\b", veto_back=80, veto_fwd=40, fwd=60,
+        sub="jailbreak_persona", leet=True, veto=_STUDY, veto_back=80, veto_fwd=40, fwd=60,
     ),
     rule(
         "role_hijack", CAT, CONTEXT, "broken|break|breaks|broke|escaped|escape|bypass|bypassed|circumvent|evade",

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from pi_memory.security import normalize, unicode_rules
-from pi_memory.security.engine import SCOPE_LEVELS, Hit, Rule, RuleIndex, run_rules
+from pi_memory.security import intent, normalize, unicode_rules
+from pi_memory.security.engine import SCOPE_LEVELS, STRICT, Hit, Rule, RuleIndex, run_rules
 from pi_memory.security.unicode_rules import INVISIBLE_CHARS
 
 SCOPES = ("all", "context", "strict")
@@ -31,6 +31,7 @@ __all__ = [
     "SCOPES",
     "Finding",
     "first_threat_message",
+    "rule_findings",
     "scan",
     "threat_ids",
 ]
@@ -43,8 +44,11 @@ class Finding:
     ``start``/``end`` index the scanned text when the match was made in a view that keeps
     offsets (raw code points, or case-folded ASCII); otherwise they span the whole scanned
     prefix. ``view`` names where the match was made (``text``, ``layout``, ``leet``,
-    ``tag_payload``, ``vs_payload``, ``zw_payload``, ``base64``, ``hex``, ``escaped``, ``rot13``
-    or ``raw`` for code-point findings). ``sub_id`` is the taxonomy sub-category of threats.md §5.1.
+    ``joined``, ``unescaped``, ``tag_payload``, ``vs_payload``, ``zw_payload``, ``base64``,
+    ``hex``, ``escaped``, ``rot13``, ``raw`` for code-point findings, ``intent`` for the intent
+    layer). ``sub_id`` is the taxonomy sub-category. ``evidence`` (intent findings only) names
+    the concepts that carried the verdict; the rule id is the evidence of every other finding.
+    Neither echoes the text.
     """
 
     id: str
@@ -53,6 +57,7 @@ class Finding:
     end: int
     sub_id: str = ""
     view: str = "text"
+    evidence: tuple[str, ...] = ()
 
 
 @cache
@@ -91,7 +96,12 @@ def scan(text: str, scope: str = "strict") -> list[Finding]:
     return _scan(text, _level(scope), None)
 
 
-def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
+def rule_findings(text: str, scope: str = "strict") -> list[Finding]:
+    """:func:`scan` without the intent layer: the rule and unicode findings alone."""
+    return _scan(text, _level(scope), None, with_intent=False)
+
+
+def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = True) -> list[Finding]:
     if not text:
         return []
     text = text[:MAX_SCAN_CHARS]
@@ -105,15 +115,35 @@ def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
         payloads = report.payloads
     folded = normalize.fold(text)
     exact = len(folded) == len(text) and (text.isascii() or not normalize.has_ignorable(text))
+    rule_hits = _rule_findings(text, folded, _views(text, folded, exact, payloads), level, counter)
+    findings.extend(rule_hits)
+    if with_intent and level >= STRICT and not rule_hits:
+        found = _intent_finding(text, folded, exact)
+        if found is not None:
+            findings.append(found)
+    return findings
+
+
+def _views(
+    text: str, folded: str, exact: bool, payloads: list[tuple[str, str]]
+) -> list[tuple[str, str, bool]]:
+    """``(name, view, keeps offsets)`` for every reading of the text the rules run over."""
     views: list[tuple[str, str, bool]] = [("text", folded, exact)]
     layout = normalize.layout_view(folded)
     if layout is not None:
         views.append(("layout", layout, False))
-    for name, payload in payloads:
-        views.append((name, normalize.fold(payload), False))
-    for name, decoded in normalize.decoded_views(text, folded):
-        views.append((name, normalize.fold(decoded), False))
+    for name, extra in (("joined", normalize.joined_view(text)), ("unescaped", normalize.unescaped_view(text))):
+        if extra is not None and extra != folded:
+            views.append((name, extra, False))
+    views.extend((name, normalize.fold(payload), False) for name, payload in payloads)
+    views.extend((name, normalize.fold(decoded), False) for name, decoded in normalize.decoded_views(text, folded))
+    return views
 
+
+def _rule_findings(
+    text: str, folded: str, views: list[tuple[str, str, bool]], level: int, counter: list[int] | None
+) -> list[Finding]:
+    """Pattern findings in rule-table order, each id once (a rule's first hit over the views wins)."""
     index = _index(level, False)
     hits: dict[int, tuple[Hit, str, bool]] = {}
     # A rule's first hit wins, so later views only evaluate the rules still without one.
@@ -126,17 +156,26 @@ def _scan(text: str, level: int, counter: list[int] | None) -> list[Finding]:
     if leet is not None:
         for hit in run_rules(_index(level, True), leet, counter, have):
             hits[id(hit.rule)] = (hit, "leet", False)
-
     order = index.order
     seen: set[str] = set()
+    out: list[Finding] = []
     for hit, name, keeps_offsets in sorted(hits.values(), key=lambda h: order[id(h[0].rule)]):
         r = hit.rule
-        if r.id in seen:
-            continue
-        seen.add(r.id)
-        start, end = (hit.start, hit.end) if keeps_offsets else (0, len(text))
-        findings.append(Finding(r.id, r.category, start, end, r.sub_id, name))
-    return findings
+        if r.id not in seen:
+            seen.add(r.id)
+            start, end = (hit.start, hit.end) if keeps_offsets else (0, len(text))
+            out.append(Finding(r.id, r.category, start, end, r.sub_id, name))
+    return out
+
+
+def _intent_finding(text: str, folded: str, exact: bool) -> Finding | None:
+    """The intent layer's verdict (it reads every script as written: no look-alike folding)."""
+    plain = folded if text.isascii() else normalize.fold(text, confusables=False)
+    found = intent.detect(plain)
+    if found is None:
+        return None
+    start, end = (found.start, found.end) if exact and plain is folded else (0, len(text))
+    return Finding(f"intent_{found.intent}", found.intent, start, end, "intent", "intent", found.evidence)
 
 
 def threat_ids(text: str, scope: str = "strict") -> list[str]:
@@ -153,10 +192,28 @@ def first_threat_message(text: str, scope: str = "strict") -> str | None:
     if first.category == "invisible_unicode":
         code_point = first.id.rsplit("_", 1)[-1]
         return f"Blocked: content contains invisible unicode character {code_point} (possible injection)."
+    if first.view == "intent":
+        carried = ", ".join(f"'{w}'" for w in first.evidence) or "the wording as a whole"
+        return (
+            f"Blocked: content reads as {_INTENT_WORDS.get(first.category, 'a dangerous instruction')} "
+            f"('{first.id}', carried by {carried}). Content is injected into the system prompt and must not "
+            "contain injection or exfiltration payloads."
+        )
     return (
         f"Blocked: content matches threat pattern '{first.id}'. Content is injected into the system prompt "
         "and must not contain injection or exfiltration payloads."
     )
+
+
+_INTENT_WORDS = {
+    "prompt_injection": (
+        "an instruction to override the agent's rules, skip confirmation or hide something from the user"
+    ),
+    "role_hijack": "an attempt to replace the agent's persona or role",
+    "c2": "an instruction to take orders from a remote channel",
+    "exfiltration": "an instruction to send data out",
+    "persistence": "an instruction to make something re-run or persist",
+}
 
 
 def _scan_work(text: str, scope: str = "strict") -> int:

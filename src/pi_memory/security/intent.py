@@ -1,0 +1,355 @@
+"""The intent layer: does a note tell a future agent to do something dangerous, in any wording?
+
+Rules (``rules_*.py``) fit the sentences they were written from; this layer scores what a line
+*asks for*: override the agent's instructions or persona, act without confirmation, hide
+something from the user, send data out, make itself persist, take orders from a channel.
+
+How: a linear model (one weight vector per intent plus ``benign``) over features that carry
+across paraphrase and language: the *concepts* of ``intent_lexicon`` (send, secret, user,
+conceal, never, always, override, persona, execute, channel, persist, ...) found in any of 13
+languages, a few shapes (a URL, an e-mail address, a home-directory path, an IP address), and
+every pair of them. "send" with "secret" and a URL reads the same in Russian as in English.
+Word and character n-gram features were measured too and generalised worse (they learn the
+training sentences, not the intent). The weights are
+trained at build time (``bench/intent_train.py``) on labelled development data only and
+shipped as ``intent_model.json``; scoring is a dictionary lookup per feature: offline,
+deterministic, linear in the text.
+
+Each line (long lines: each sentence group of at most :data:`SEGMENT_CHARS`) is scored on its
+own, so one poisoned line in a long benign entry is not diluted. A line is flagged when the
+probability of its best intent beats ``benign`` by the shipped threshold; the verdict names the
+intent and the model words that carried it (never the line itself).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+SEGMENT_CHARS = 400
+MAX_SEGMENTS = 256
+
+_WORD_START = re.compile(r"(?<![^\W_])[^\W_]")  # also after an apostrophe: l'utilisateur
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+# Shapes, each with literals one of which it cannot match without (a C-speed ``in`` test first).
+_SHAPES = (
+    ("url", ("://", "www."), re.compile(r"(?:https?|ftp|wss?|s3)://|www\.")),
+    ("email", ("@",), re.compile(r"@(?<=[\w.+-]@)[\w-]+\.\w")),
+    ("homepath", ("~/", "$home", "${home}", "/home/", "/users/", "%userprofile%", "%appdata%"),
+     re.compile(r"~/|\$home\b|\$\{home\}|/home/|/users/|%userprofile%|%appdata%")),
+    ("ip", (".",), re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])")),
+    ("code", ("`",), re.compile(r"`[^`\n]{2,}`")),
+    ("quoted", ('"', "«", "“", "„", "「", "『"), re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
+)
+
+
+@dataclass(frozen=True)
+class IntentHit:
+    """A flagged line: the intent (a threat category), its margin over benign, and evidence."""
+
+    intent: str
+    score: float
+    evidence: tuple[str, ...]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Model:
+    classes: tuple[str, ...]  # classes[0] is "benign"
+    bias: tuple[float, ...]
+    weights: dict[str, tuple[float, ...]]
+    threshold: float
+    # The verdict of each set of concepts seen: lines repeat the same few sets (bounded memo).
+    verdicts: dict[frozenset[str], object] = field(default_factory=dict, compare=False, repr=False)
+
+
+def features(segment: str) -> list[str]:
+    """Features of one folded (lower-cased) segment: each concept or shape present, and every
+    pair of them (how concepts combine is what the weights learn)."""
+    return _pairs(span_marks(segment, [(0, len(segment))])[0])
+
+
+def _pairs(found: set[str]) -> list[str]:
+    ordered = sorted(found)
+    out = ["l:" + a for a in ordered]
+    for i, a in enumerate(ordered):
+        out.extend("p:" + a + "+" + b for b in ordered[i + 1 :])
+    return out
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    exact: dict[str, frozenset[str]]
+    stems: dict[str, frozenset[str]]
+    anywhere: tuple[tuple[str, str], ...]  # (entry, concept), matched as substrings
+    anywhere_ascii: tuple[tuple[str, str], ...]  # the ASCII ones: all an ASCII segment can hold
+    stem_lengths: tuple[int, ...]
+    automaton: Any  # pyahocorasick automaton over ``anywhere`` (values: entry, concepts), or None
+    words: Any  # pyahocorasick automaton over the exact words and stems, or None
+
+
+_SPACED_SCRIPT = re.compile(r"^[\x00-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff]+$")
+
+
+@cache
+def _lexicon() -> _Lexicon:
+    from pi_memory.security.intent_lexicon import LEXICON
+
+    exact: dict[str, set[str]] = {}
+    stems: dict[str, set[str]] = {}
+    anywhere: list[tuple[str, str]] = []
+    for concept, words in LEXICON.items():
+        for word in words.split():
+            word = word.casefold()
+            if " " in word or _SPACED_SCRIPT.match(word) is None:
+                anywhere.append((word.rstrip("*"), concept))
+            elif word.endswith("*"):
+                stems.setdefault(word[:-1], set()).add(concept)
+            else:
+                exact.setdefault(word, set()).add(concept)
+    return _Lexicon(
+        {k: frozenset(v) for k, v in exact.items()},
+        {k: frozenset(v) for k, v in stems.items()},
+        tuple(anywhere),
+        tuple((w, c) for w, c in anywhere if w.isascii()),
+        tuple(sorted({len(k) for k in stems})),
+        _automaton(anywhere),
+        _automaton([(w, "") for w in (*exact, *stems)]),
+    )
+
+
+def _automaton(entries: list[tuple[str, str]]) -> Any:
+    try:
+        import ahocorasick  # type: ignore[import-not-found]  # C extension, no stubs
+    except ImportError:  # pragma: no cover - concepts() falls back to substring tests
+        return None
+    automaton = ahocorasick.Automaton()
+    by_entry: dict[str, set[str]] = {}
+    for entry, concept in entries:
+        by_entry.setdefault(entry, set()).add(concept)
+    for entry, found in by_entry.items():
+        automaton.add_word(entry, (entry, tuple(sorted(found))))
+    automaton.make_automaton()
+    return automaton
+
+
+def concepts(segment: str) -> set[str]:
+    """The lexicon concepts a folded segment mentions, in any of the covered languages."""
+    return {m for m in span_marks(segment, [(0, len(segment))])[0] if not m.startswith("<")}
+
+
+def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
+    """Concepts and ``<shapes>`` of each ``(start, end)`` span of ``text`` (sorted, disjoint).
+
+    One pass per kind over the whole text (lexicon words, lexicon substrings, each shape), each
+    match credited to the span it falls in: the cost does not grow with the number of lines."""
+    marks: list[set[str]] = [set() for _ in spans]
+    if not spans:
+        return marks
+    starts = [lo for lo, _ in spans]
+
+    def credit(pos: int, names: Iterable[str]) -> None:
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < spans[i][1]:
+            marks[i].update(names)
+
+    lex = _lexicon()
+    for pos, words in _word_marks(lex, text):
+        credit(pos, words)
+    for pos, names in _substring_marks(lex, text):
+        credit(pos, names)
+    for name, literals, pattern in _SHAPES:
+        if any(lit in text for lit in literals):
+            shape = ("<" + name + ">",)
+            for m in pattern.finditer(text):
+                credit(m.start(), shape)
+    return marks
+
+
+def _word_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]]:
+    """``(position, concepts)`` of every word that starts like a lexicon word or stem."""
+    cache = _TOKEN_CONCEPTS
+    word_at = _WORD.match
+    for start in _word_starts(lex, text):
+        w = word_at(text, start)
+        if w is None:
+            continue
+        token = w.group()
+        hit = cache.get(token)
+        if hit is None:
+            hit = _token_concepts(lex, token)
+            if len(cache) < _CACHE_LIMIT:
+                cache[token] = hit
+        if hit:
+            yield start, hit
+
+
+def _word_starts(lex: _Lexicon, text: str) -> Iterable[int]:
+    """Starts of words that begin with a lexicon word or stem (C automaton, else a trie regex)."""
+    if lex.words is None:  # pragma: no cover - without pyahocorasick: every word, same marks
+        return [m.start() for m in _WORD_START.finditer(text)]
+    starts: set[int] = set()
+    for end, (key, _) in lex.words.iter(text):
+        start = end - len(key) + 1
+        if start == 0 or not text[start - 1].isalnum():
+            starts.add(start)
+    return sorted(starts)
+
+
+def _substring_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, Iterable[str]]]:
+    """``(position, concepts)`` of every lexicon entry matched anywhere (scripts without spaces)."""
+    if text.isascii() or lex.automaton is None:
+        for entry, concept in lex.anywhere_ascii if text.isascii() else lex.anywhere:
+            at = text.find(entry)
+            while at >= 0:
+                yield at, (concept,)
+                at = text.find(entry, at + 1)
+    else:
+        for end, (entry, names) in lex.automaton.iter(text):
+            yield end - len(entry) + 1, names
+
+
+_TOKEN_CONCEPTS: dict[str, frozenset[str]] = {}
+_CACHE_LIMIT = 200_000  # words seen: a bounded memo, so repeated words cost one lookup
+
+
+def _token_concepts(lex: _Lexicon, token: str) -> frozenset[str]:
+    found = set(lex.exact.get(token, ()))
+    for k in lex.stem_lengths:
+        if k > len(token):
+            break
+        hit = lex.stems.get(token[:k])
+        if hit is not None:
+            found |= hit
+    return frozenset(found)
+
+
+def segments(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every non-blank line, long lines cut at sentence ends."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    n = len(text)
+    while pos < n and len(spans) < MAX_SEGMENTS:
+        end = text.find("\n", pos)
+        end = n if end < 0 else end
+        if text[pos:end].strip():
+            if end - pos <= SEGMENT_CHARS:
+                spans.append((pos, end))
+            else:
+                spans.extend(_cut(text, pos, end))
+        pos = end + 1
+    return spans[:MAX_SEGMENTS]
+
+
+def _cut(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = lo
+    last = lo
+    for m in _SENTENCE_END.finditer(text, lo, hi):
+        if m.start() - start > SEGMENT_CHARS and last > start:
+            spans.append((start, last))
+            start = last
+        last = m.end()
+    while hi - start > SEGMENT_CHARS:
+        cut = last if start < last < start + SEGMENT_CHARS else start + SEGMENT_CHARS
+        spans.append((start, cut))
+        start = cut
+    if start < hi:
+        spans.append((start, hi))
+    return spans
+
+
+def class_scores(model: Model, feats: list[str]) -> list[float]:
+    """Raw linear scores per class (the trainer and the scanner share this)."""
+    scores = list(model.bias)
+    weights = model.weights
+    k = len(scores)
+    for f in feats:
+        w = weights.get(f)
+        if w is not None:
+            for i in range(k):
+                scores[i] += w[i]
+    return scores
+
+
+def _verdict(model: Model, feats: list[str]) -> tuple[int, float]:
+    """``(best threat class, its probability minus benign's)`` for a feature list."""
+    scores = class_scores(model, feats)
+    best = max(range(1, len(scores)), key=scores.__getitem__)
+    top = max(scores)
+    total = sum(math.exp(x - top) for x in scores)
+    return best, (math.exp(scores[best] - top) - math.exp(scores[0] - top)) / total
+
+
+def score_segment(model: Model, segment: str) -> IntentHit | None:
+    """The segment's best threat intent if it beats benign by the threshold, else ``None``."""
+    return _hit(model, features(segment), 0, len(segment))
+
+
+def _hit(model: Model, feats: list[str], lo: int, hi: int) -> IntentHit | None:
+    best, margin = _verdict(model, feats)
+    if margin < model.threshold:
+        return None
+    contributions = sorted(
+        ((model.weights[f][best] - model.weights[f][0], f) for f in feats if f in model.weights),
+        reverse=True,
+    )
+    evidence = tuple(_readable(f) for c, f in contributions[:3] if c > 0)
+    return IntentHit(model.classes[best], round(margin, 3), evidence, lo, hi)
+
+
+def _readable(feature: str) -> str:
+    return feature.partition(":")[2]
+
+
+def detect(folded: str, model: Model | None = None) -> IntentHit | None:
+    """The strongest flagged line of ``folded`` (already normalised), or ``None``."""
+    model = model or load_model()
+    if model is None:
+        return None
+    spans = segments(folded)
+    best: IntentHit | None = None
+    verdicts = model.verdicts
+    for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
+        key = frozenset(marks)
+        hit = verdicts.get(key, _MISSING)
+        if hit is _MISSING:
+            hit = _hit(model, _pairs(marks), 0, 0)
+            if len(verdicts) < _CACHE_LIMIT:
+                verdicts[key] = hit
+        if isinstance(hit, IntentHit) and (best is None or hit.score > best.score):
+            best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
+    return best
+
+
+_MISSING = object()
+
+
+def model_from_dict(data: dict[str, object]) -> Model:
+    weights = data["weights"]
+    assert isinstance(weights, dict)
+    return Model(
+        classes=tuple(data["classes"]),  # type: ignore[arg-type]
+        bias=tuple(data["bias"]),  # type: ignore[arg-type]
+        weights={k: tuple(v) for k, v in weights.items()},
+        threshold=float(data["threshold"]),  # type: ignore[arg-type]
+    )
+
+
+@cache
+def load_model() -> Model | None:
+    """The shipped model, or ``None`` when the package was built without one."""
+    try:
+        raw = resources.files("pi_memory.security").joinpath("intent_model.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return None
+    return model_from_dict(json.loads(raw))
