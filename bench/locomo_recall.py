@@ -19,13 +19,23 @@ four methods, and at scale the distractors loaded once, each conversation added 
 deleted after. Its lexical half is ``ts_rank_cd``, not BM25, and its dense half HNSW, so its
 numbers are its own (``bench/results/locomo_recall_postgres.json``).
 
+``--analyse`` writes the miss analysis instead (``bench/results/locomo_misses.json``): per
+category, the default's evidence share in the top 5, and every missed evidence turn classified by
+the reasons it can miss (several may hold): it shares no content word with the question; it is the
+reply right after a turn that is in the top 5; the question names a date or time that only the
+session date resolves; the question names a speaker and the turn is that speaker's; the evidence
+spans several sessions. Every figure is given on the tuning part and on the held-out part of the
+questions (:func:`held_out`: a fixed hash of the question's id, about 30% held out, never tuned on).
+
     .venv/bin/python bench/locomo_recall.py [--data DIR] [--distractors N] [--backend sqlite|postgres] [--out FILE]
+    .venv/bin/python bench/locomo_recall.py --analyse [--data DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import re
 import shutil
@@ -41,6 +51,7 @@ from typing import Any
 
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.sqlite_index import SQLiteIndex
+from pi_memory.recall.text import content_terms
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "locomo"
@@ -120,6 +131,132 @@ def evidence_ids(question: dict[str, Any]) -> list[str]:
     for item in question.get("evidence", []):
         found += re.findall(r"D\d+:\d+", str(item))
     return list(dict.fromkeys(found))
+
+
+HELD_OUT_PERCENT = 30
+
+
+def question_id(conversation: str, position: int) -> str:
+    """A question's stable id: its conversation file's stem and its position in that file's ``qa``."""
+    return f"{conversation}:{position}"
+
+
+def held_out(qid: str) -> bool:
+    """The split nothing is tuned on: SHA-256 of the question id, first 4 bytes mod 100 < 30.
+
+    Fixed before any tuning; every tuned figure is reported on both parts."""
+    return int(hashlib.sha256(qid.encode()).hexdigest()[:8], 16) % 100 < HELD_OUT_PERCENT
+
+
+_TIME_WORDS = re.compile(
+    r"\b(when|date|time|day|days|week|weeks|month|months|year|years|ago|yesterday|today|tomorrow|"
+    r"last|recently|since|before|after|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"weekend|summer|winter|spring|autumn|fall|\d{4})\b",
+    re.IGNORECASE,
+)
+MISS_REASONS = (
+    "no_shared_word",
+    "reply_after_match",
+    "time_expression",
+    "speaker_turn",
+    "multi_session",
+    "none_of_these",
+)
+
+
+def _stem(word: str) -> str:
+    """A crude suffix strip so 'painting' and 'paints' count as one word (the index uses Porter)."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def miss_reasons(
+    question: dict[str, Any], turn_id: str, top: list[str], turns: dict[str, dict[str, Any]], speakers: set[str]
+) -> list[str]:
+    """Why evidence ``turn_id`` is not in ``top`` (the top 5): every reason that holds."""
+    reasons = []
+    text = str(question["question"])
+    turn = turns.get(turn_id)
+    asked = {_stem(w) for w in content_terms(text)}
+    if turn is not None and not asked & {_stem(w) for w in content_terms(render_turn(turn))}:
+        reasons.append("no_shared_word")
+    session, _, position = turn_id[1:].partition(":")
+    if f"D{session}:{int(position) - 1}" in top if position.isdigit() else False:
+        reasons.append("reply_after_match")
+    if _TIME_WORDS.search(text):
+        reasons.append("time_expression")
+    named = {s for s in speakers if re.search(rf"\b{re.escape(s)}\b", text, re.IGNORECASE)}
+    if turn is not None and turn["speaker"] in named:
+        reasons.append("speaker_turn")
+    if len({e.split(":")[0] for e in evidence_ids(question)}) > 1:
+        reasons.append("multi_session")
+    return reasons or ["none_of_these"]
+
+
+def analyse(files: list[Path], tmp: Path, config: SearchConfig = BASE) -> dict[str, Any]:
+    """The miss analysis of ``config`` (the default): per split and category, R@5 and the reasons."""
+    table: dict[str, dict[str, Any]] = {}
+    examples: list[dict[str, Any]] = []
+    for path in files:
+        conv = json.loads(path.read_text(encoding="utf-8"))
+        turns = {t["dia_id"]: t for n in range(1, 100) for t in conv.get(f"session_{n}", [])}
+        speakers = {conv["speaker_a"], conv["speaker_b"]}
+        with SQLiteIndex(tmp / f"analyse-{path.stem}.db") as index:
+            index.add(conversation_records(conv, path.stem))
+            index.config = config
+            for position, q in enumerate(conv["qa"]):
+                evidence = evidence_ids(q)
+                if not evidence:
+                    continue
+                split = "held_out" if held_out(question_id(path.stem, position)) else "tuning"
+                top = [h.id for h in index.search(q["question"], top_k=5)]
+                for key in (f"{split}/category_{q['category']}", f"{split}/all"):
+                    cell = table.setdefault(
+                        key, {"questions": 0, "evidence": 0, "found": 0, "r@5_sum": 0.0, "misses": {}}
+                    )
+                    cell["questions"] += 1
+                    cell["evidence"] += len(evidence)
+                    found = [e for e in evidence if e in top]
+                    cell["found"] += len(found)
+                    cell["r@5_sum"] += len(found) / len(evidence)
+                    for e in evidence:
+                        if e in top:
+                            continue
+                        for reason in miss_reasons(q, e, top, turns, speakers):
+                            cell["misses"][reason] = cell["misses"].get(reason, 0) + 1
+                        if key.endswith("/all") and len(examples) < 40 and split == "tuning":
+                            examples.append(
+                                {
+                                    "question": q["question"],
+                                    "category": q["category"],
+                                    "missed": e,
+                                    "turn": render_turn(turns[e]) if e in turns else None,
+                                    "reasons": miss_reasons(q, e, top, turns, speakers),
+                                }
+                            )
+    out: dict[str, Any] = {}
+    for key, cell in sorted(table.items()):
+        missed = cell["evidence"] - cell["found"]
+        out[key] = {
+            "questions": cell["questions"],
+            "r@5": round(100 * cell["r@5_sum"] / cell["questions"], 1),
+            "evidence_turns": cell["evidence"],
+            "missed_turns": missed,
+            "miss_reasons_percent_of_missed": {
+                r: round(100 * cell["misses"].get(r, 0) / max(missed, 1), 1) for r in MISS_REASONS
+            },
+        }
+    return {
+        "benchmark": "LoCoMo miss analysis of the default at top 5 (a missed turn may have several reasons)",
+        "split": f"held out: sha256(question id)[:8] as int mod 100 < {HELD_OUT_PERCENT}; "
+        "id = '<conversation>:<qa position>'",
+        "conversations": [p.name for p in files],
+        "table": out,
+        "examples": examples,
+    }
 
 
 def evaluate(index: Any, questions: list[dict[str, Any]], config: SearchConfig) -> list[dict[str, Any]]:
@@ -254,7 +391,18 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "locomo_recall.json")
     parser.add_argument("--distractors", type=int, default=100_000, help="0 skips the at-scale run")
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--analyse", action="store_true", help="write the miss analysis (SQLite default) and stop")
     args = parser.parse_args()
+    if args.analyse:
+        if args.out == parser.get_default("out"):
+            args.out = args.out.with_name("locomo_misses.json")
+        found_files = sorted(args.data.glob("*.json"))
+        with tempfile.TemporaryDirectory() as tmp:
+            report = analyse(found_files, Path(tmp))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        print(json.dumps(report["table"], indent=1))
+        return
     if args.backend == "postgres" and args.out == parser.get_default("out"):
         args.out = args.out.with_name("locomo_recall_postgres.json")
 
