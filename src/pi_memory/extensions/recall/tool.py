@@ -33,8 +33,8 @@ from pi_memory.recall import Hit, RecallService
 
 from .settings import RANK_MODES
 
-__all__ = ["CANCELLED", "MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "RecallTool", "SearchMemoryTool", "bounded", "render_hits",
-           "search_result"]
+__all__ = ["CANCELLED", "MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "RecallTool", "SearchMemoryTool", "bounded",
+           "render_hits", "search_result"]
 
 MAX_TOP_K = 50
 
