@@ -22,9 +22,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from pi_memory._coerce import whole_number
 from pi_memory.base.js import js_trim
 from pi_memory.base.lock import DEFAULT_TIMEOUT
 from pi_memory.memory.backend import (
@@ -36,13 +34,12 @@ from pi_memory.memory.backend import (
     StorageError,
     Transaction,
 )
+from pi_memory.memory.changes import Changed, add_entry, edit_entry, remove_entry, replace_entry, set_all
 from pi_memory.memory.entries import (
     ENTRY_DELIMITER,
     INVALID_UTF8,
     Drift,
-    contains_delimiter,
     dedupe,
-    entry_length,
     find_drift,
     joined_length,
     parse_checked,
@@ -51,7 +48,7 @@ from pi_memory.memory.entries import (
 )
 from pi_memory.memory.files import FileBackend, default_memory_dir
 from pi_memory.memory.snapshot import bound_snapshot, format_usage, join_blocks, render_block
-from pi_memory.security.threats import MAX_SCAN_CHARS, first_threat_message
+from pi_memory.memory.validation import Result, coerce_limit, content_error, fail, named_text
 
 __all__ = ["DEFAULT_MEMORY_CHAR_LIMIT", "DEFAULT_USER_CHAR_LIMIT", "ENTRY_DELIMITER", "TARGETS",
            "MemoryStore", "Result", "default_memory_dir"]
@@ -59,41 +56,9 @@ __all__ = ["DEFAULT_MEMORY_CHAR_LIMIT", "DEFAULT_USER_CHAR_LIMIT", "ENTRY_DELIMI
 TARGETS = ("memory", "user")
 DEFAULT_MEMORY_CHAR_LIMIT = 2200
 DEFAULT_USER_CHAR_LIMIT = 1375
-_PREVIEW_CHARS = 80
 
-Result = dict[str, Any]
-
-
-def _coerce_limit(name: str, value: object) -> int:
-    """Accept ints and digit strings (settings after ``${VAR}`` interpolation)."""
-    number = whole_number(value)
-    if number is None:
-        raise ValueError(f"{name} must be a whole number of characters (e.g. 2200), got {value!r}")
-    if number < 0:
-        raise ValueError(f"{name} must be 0 or more, got {number}")
-    return number
-
-
-def _fail(error: str, **extra: Any) -> Result:
-    return {"success": False, "error": error, **extra}
-
-
-def _invalid_text(value: str, field: str) -> Result | None:
-    """A failed result when ``value`` cannot be encoded as UTF-8 (it holds a lone surrogate)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return _fail(
-            f"{field} is not valid text: character {exc.start + 1} is U+{ord(value[exc.start]):04X}, a lone "
-            "surrogate, which cannot be stored as UTF-8 (it comes from bytes that were not valid UTF-8, e.g. "
-            "on a command line, or from half of an escaped UTF-16 pair). Nothing was changed; send the text "
-            "as valid UTF-8."
-        )
-    return None
-
-
-def _preview(entry: str) -> str:
-    return entry if len(entry) <= _PREVIEW_CHARS else entry[:_PREVIEW_CHARS] + "..."
+#: What a write does to the entries re-read under the lock (see :mod:`pi_memory.memory.changes`).
+Change = Callable[[list[str], int], "Result | Changed"]
 
 
 class MemoryStore:
@@ -118,8 +83,8 @@ class MemoryStore:
             dir if dir is not None else default_memory_dir()
         )
         self.dir: Path | None = getattr(self.backend, "dir", None)
-        self.memory_char_limit = _coerce_limit("memory_char_limit", memory_char_limit)
-        self.user_char_limit = _coerce_limit("user_char_limit", user_char_limit)
+        self.memory_char_limit = coerce_limit("memory_char_limit", memory_char_limit)
+        self.user_char_limit = coerce_limit("user_char_limit", user_char_limit)
         self.lock_timeout = float(lock_timeout)
         self._state = threading.RLock()
         self._entries: dict[str, list[str]] = {t: [] for t in TARGETS}
@@ -205,7 +170,7 @@ class MemoryStore:
             self.load_from_disk()
         raw = self.backend.read(target)
         if not raw.readable:
-            return _fail(f"{raw.error}. Nothing was changed; fix that and retry.")
+            return fail(f"{raw.error}. Nothing was changed; fix that and retry.")
         entries, drift = parse_checked(raw.text, self.char_limit(target))
         with self._state:
             self._entries[target] = entries
@@ -231,84 +196,37 @@ class MemoryStore:
         if (bad := self._target_error(target)) is not None:
             return bad
         content = js_trim(str(content))
-        if (bad := self._content_error(content, "Content", self.char_limit(target))) is not None:
+        if (bad := content_error(content, "Content", self.char_limit(target))) is not None:
             return bad
 
-        def mutate(entries: list[str], limit: int) -> Result | list[str]:
+        def change(entries: list[str], limit: int) -> Result | Changed:
             if content in entries:
                 return self._success(target, "Entry already exists (no duplicate added).")
-            current = joined_length(entries)
-            if joined_length([*entries, content]) > limit:
-                return _fail(
-                    f"Memory at {current:,}/{limit:,} chars. Adding this entry ({len(content):,} chars) "
-                    "would exceed the limit. Replace or remove existing entries first.",
-                    currentEntries=list(entries),
-                    usage=f"{current:,}/{limit:,}",
-                )
-            return [*entries, content]
+            return add_entry(entries, limit, content)
 
-        return self._mutate(target, mutate, "Entry added.")
+        return self._mutate(target, change, "Entry added.")
 
     def replace(self, target: str, old_text: str, new_content: str) -> Result:
         """Replace the whole entry that ``old_text`` identifies with ``new_content``."""
         if (bad := self._target_error(target)) is not None:
             return bad
-        old_text = js_trim(str(old_text))
+        if isinstance(named := named_text(old_text), dict):
+            return named
         new_content = js_trim(str(new_content))
-        if not old_text:
-            return _fail("oldText cannot be empty.")
-        if (bad := _invalid_text(old_text, "oldText")) is not None:
-            return bad
         if not new_content:
-            return _fail("newContent cannot be empty. Use 'remove' to delete entries.")
-        if (bad := self._content_error(new_content, "newContent", self.char_limit(target))) is not None:
+            return fail("newContent cannot be empty. Use 'remove' to delete entries.")
+        if (bad := content_error(new_content, "newContent", self.char_limit(target))) is not None:
             return bad
-        replaced: list[str] = []
-
-        def mutate(entries: list[str], limit: int) -> Result | list[str]:
-            found = self._find_one(entries, old_text)
-            if isinstance(found, dict):
-                return found
-            updated = dedupe([new_content if i == found else e for i, e in enumerate(entries)])
-            new_total = joined_length(updated)
-            if new_total > limit:
-                current = joined_length(entries)
-                return _fail(
-                    f"Replacement would put memory at {new_total:,}/{limit:,} chars. Shorten the new "
-                    "content or remove other entries first.",
-                    currentEntries=list(entries),
-                    usage=f"{current:,}/{limit:,}",
-                )
-            replaced.append(entries[found])
-            return updated
-
-        result = self._mutate(target, mutate, "Entry replaced.")
-        if result.get("success") and replaced:
-            result["replacedEntry"] = replaced[0]
-        return result
+        return self._mutate(target, lambda entries, limit: replace_entry(entries, limit, named, new_content),
+                            "Entry replaced.")
 
     def remove(self, target: str, old_text: str) -> Result:
         """Delete the entry that ``old_text`` identifies."""
         if (bad := self._target_error(target)) is not None:
             return bad
-        old_text = js_trim(str(old_text))
-        if not old_text:
-            return _fail("oldText cannot be empty.")
-        if (bad := _invalid_text(old_text, "oldText")) is not None:
-            return bad
-        removed: list[str] = []
-
-        def mutate(entries: list[str], limit: int) -> Result | list[str]:
-            found = self._find_one(entries, old_text)
-            if isinstance(found, dict):
-                return found
-            removed.append(entries[found])
-            return [e for i, e in enumerate(entries) if i != found]
-
-        result = self._mutate(target, mutate, "Entry removed.")
-        if result.get("success") and removed:
-            result["removedEntry"] = removed[0]
-        return result
+        if isinstance(named := named_text(old_text), dict):
+            return named
+        return self._mutate(target, lambda entries, limit: remove_entry(entries, limit, named), "Entry removed.")
 
     def set_entries(self, target: str, entries: Sequence[str]) -> Result:
         """Make ``entries`` the whole content of ``target`` (what a file-shaped tool's ``create`` means).
@@ -323,21 +241,10 @@ class MemoryStore:
         wanted = dedupe(e for e in (js_trim(str(entry)) for entry in entries) if e)
         limit = self.char_limit(target)
         for n, entry in enumerate(wanted, 1):
-            if (bad := self._content_error(entry, f"Entry {n}", limit)) is not None:
+            if (bad := content_error(entry, f"Entry {n}", limit)) is not None:
                 return bad
-
-        def mutate(current: list[str], limit: int) -> Result | list[str]:
-            total = joined_length(wanted)
-            if total > limit:
-                return _fail(
-                    f"These entries total {total:,} chars; the limit is {limit:,}. Shorten or merge entries "
-                    "and retry.",
-                    currentEntries=list(current),
-                    usage=f"{joined_length(current):,}/{limit:,}",
-                )
-            return wanted
-
-        return self._mutate(target, mutate, "Entries set.", backup_dropped=True)
+        return self._mutate(target, lambda current, limit: set_all(current, limit, wanted), "Entries set.",
+                            backup_dropped=True)
 
     def edit(self, target: str, old_str: str, new_str: str) -> Result:
         """Replace the one occurrence of ``old_str`` in the one entry holding it (``str_replace``).
@@ -348,60 +255,24 @@ class MemoryStore:
         """
         if (bad := self._target_error(target)) is not None:
             return bad
-        old_str, new_str = str(old_str), str(new_str)
-        if not old_str:
-            return _fail("old_str cannot be empty.")
-        edited: list[str] = []
-
-        def mutate(entries: list[str], limit: int) -> Result | list[str]:
-            holding = [(i, entry.count(old_str)) for i, entry in enumerate(entries) if old_str in entry]
-            occurrences = sum(count for _, count in holding)
-            if occurrences == 0:
-                spans = old_str in serialize_entries(entries)
-                return _fail(
-                    f"old_str spans more than one entry of {self.backend.label(target)}; edit one entry at a time."
-                    if spans else f"No entry contains {old_str!r} verbatim.",
-                    currentEntries=list(entries),
-                )
-            if occurrences > 1:
-                numbers = ", ".join(str(i + 1) for i, _ in holding)
-                return _fail(
-                    f"{old_str!r} occurs {occurrences} times (entries {numbers}); include more of the entry so "
-                    "it is unique.",
-                    matches=[_preview(entries[i]) for i, _ in holding],
-                )
-            index = holding[0][0]
-            new_entry = js_trim(entries[index].replace(old_str, new_str))
-            if new_entry and (bad := self._content_error(new_entry, "The edited entry", limit)) is not None:
-                return bad
-            updated = dedupe(new_entry if i == index else e for i, e in enumerate(entries) if i != index or new_entry)
-            new_total = joined_length(updated)
-            if new_total > limit:
-                return _fail(
-                    f"The edit would put memory at {new_total:,}/{limit:,} chars. Shorten it or remove other "
-                    "entries first.",
-                    currentEntries=list(entries),
-                    usage=f"{joined_length(entries):,}/{limit:,}",
-                )
-            edited.append(new_entry)
-            return updated
-
-        result = self._mutate(target, mutate, "Entry edited.")
-        if result.get("success") and edited:
-            result["editedEntry"] = edited[0]
-        return result
+        old, new = str(old_str), str(new_str)
+        if not old:
+            return fail("old_str cannot be empty.")
+        label = self.backend.label(target)
+        return self._mutate(target, lambda entries, limit: edit_entry(entries, limit, old, new, label),
+                            "Entry edited.")
 
     # ----------------------------------------------------------------- helpers
 
     def _mutate(
         self,
         target: str,
-        mutate: Callable[[list[str], int], Result | list[str]],
+        change: Change,
         message: str,
         *,
         backup_dropped: bool = False,
     ) -> Result:
-        """Lock, re-read, check drift, apply ``mutate``, write; all under the lock.
+        """Lock, re-read, check drift, apply ``change``, write; all under the lock.
 
         ``backup_dropped``: before writing a list that leaves out a stored entry, back up the old text.
         """
@@ -412,7 +283,7 @@ class MemoryStore:
             with self.backend.transaction(target, self.lock_timeout) as txn:
                 raw = txn.raw
                 if not raw.readable:
-                    return _fail(f"{raw.error}. Refusing to write so nothing is lost; fix that and retry.")
+                    return fail(f"{raw.error}. Refusing to write so nothing is lost; fix that and retry.")
                 entries, drift = self._parse_under_lock(target, raw, limit)
                 with self._state:
                     self._entries[target] = entries
@@ -420,33 +291,35 @@ class MemoryStore:
                     drift = INVALID_UTF8
                 if drift is not None:
                     return self._drift_result(txn, raw, label, self.backend.location(target), drift)
-                outcome = mutate(list(entries), limit)
-                if isinstance(outcome, dict):
-                    return outcome
+                changed = change(list(entries), limit)
+                if isinstance(changed, dict):
+                    return changed
+                outcome, extra = changed
                 if backup_dropped and any(entry not in outcome for entry in entries):
                     backup = txn.backup(raw)
                     if BACKUP_FAILED in backup:
-                        return _fail(f"Could not back up {label} before replacing entries ({backup}); "
-                                     "nothing was changed. Fix the directory (permissions? space?) and retry.")
+                        return fail(f"Could not back up {label} before replacing entries ({backup}); "
+                                    "nothing was changed. Fix the directory (permissions? space?) and retry.")
                 text = serialize_entries(outcome)
                 txn.write(text)
                 with self._state:
                     self._entries[target] = outcome
                     self._written[target] = (text, limit, list(outcome))
         except BackendBlocked as exc:
-            return _fail(f"{exc} Nothing was changed.")
+            return fail(f"{exc} Nothing was changed.")
         except BackendBusy as exc:
             # The backend says why (a lock held elsewhere, a lost connection); either way nothing was written.
-            return _fail(
+            return fail(
                 f"{label} is busy ({exc or 'another writer holds its lock'}; waited up to {self.lock_timeout:g}s). "
                 "Nothing was changed; retry in a moment.",
                 retryable=True,
             )
         except StorageError as exc:
-            return _fail(f"{label} could not be written: {exc}. Nothing was changed.")
+            return fail(f"{label} could not be written: {exc}. Nothing was changed.")
         result = self._success(target, message)
         if backup is not None:
             result["backup"] = backup
+        result.update(extra)
         return result
 
     def _parse_under_lock(self, target: str, raw: RawText, limit: int) -> tuple[list[str], Drift | None]:
@@ -465,7 +338,7 @@ class MemoryStore:
     def _drift_result(txn: Transaction, raw: RawText, label: str, location: str, drift: Drift) -> Result:
         backup = txn.backup(raw)
         fix = drift.next_step(location)
-        return _fail(
+        return fail(
             f"Refusing to write {label}: file on disk has content that wouldn't round-trip through the "
             f"memory tool ({drift.reason}; {drift.cause}). A snapshot was saved to {backup}. Resolve the "
             f"drift first: {fix} Then retry. This guard exists to prevent silent data loss.",
@@ -476,53 +349,10 @@ class MemoryStore:
             ),
         )
 
-    @staticmethod
-    def _find_one(entries: list[str], old_text: str) -> int | Result:
-        """Index of the one entry ``old_text`` names; an exact whole-entry match wins."""
-        if old_text in entries:
-            return entries.index(old_text)
-        matches = [i for i, e in enumerate(entries) if old_text in e]
-        if not matches:
-            return _fail(f"No entry matched '{old_text}'.")
-        if len({entries[i] for i in matches}) > 1:
-            return _fail(
-                f"Multiple entries matched '{old_text}'. Be more specific.",
-                matches=[_preview(entries[i]) for i in matches],
-            )
-        return matches[0]
-
-    @staticmethod
-    def _content_error(content: str, field: str, limit: int) -> Result | None:
-        if not content:
-            return _fail(f"{field} cannot be empty.")
-        if (bad := _invalid_text(content, field)) is not None:
-            return bad
-        if contains_delimiter(content):
-            return _fail(
-                f"{field} contains the entry delimiter (a line holding only '§', maybe with a Windows "
-                "line ending); it would be split into several entries on reload. Remove that line or add "
-                "each part as its own entry."
-            )
-        if len(content) <= limit < (units := entry_length(content)):
-            # Within the budget in code points, over it as pi-memory counts: a Node process sharing
-            # the directory would then refuse every write to the file as drift.
-            return _fail(
-                f"{field} is {len(content):,} chars but {units:,} UTF-16 units (each emoji or other character "
-                f"beyond U+FFFF counts 2); one entry must fit the {limit:,}-char limit in both counts, so "
-                "that pi-memory (TypeScript) sharing this directory can still write to it. Shorten it or "
-                "split it into two entries."
-            )
-        if len(content) > MAX_SCAN_CHARS:
-            return _fail(
-                f"{field} is {len(content):,} chars; entries over {MAX_SCAN_CHARS:,} chars cannot be "
-                "scanned safely. Store a shorter summary."
-            )
-        return _fail(threat) if (threat := first_threat_message(content, "strict")) else None
-
     def _target_error(self, target: object) -> Result | None:
         if target in TARGETS:
             return None
-        return _fail(f"Invalid target {target!r}. Use 'memory' or 'user'.")
+        return fail(f"Invalid target {target!r}. Use 'memory' or 'user'.")
 
     def _check_target(self, target: str) -> None:
         if target not in TARGETS:

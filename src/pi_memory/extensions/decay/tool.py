@@ -14,10 +14,10 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pi_memory.base.tools import TRUNCATION_SCHEMA, ToolResult, bound_result, compact_json, is_output_limit
+from pi_memory.base.tools import TRUNCATION_SCHEMA, ToolResult, compact_json
 from pi_memory.recall import ImportantMemory, RecallService
 
-from ..recall.tool import RecallTool, failure
+from ..recall.tool import RecallTool, bounded, failure
 
 __all__ = ["OUTPUT_SCHEMA", "PARAMETERS", "ImportantMemoriesTool", "important_result", "render_memories"]
 
@@ -98,10 +98,7 @@ def render_memories(result: Any) -> str:
 def important_result(memories: Sequence[ImportantMemory], threshold: float, rate: float) -> ToolResult:
     result = {"success": True, "threshold": threshold, "rate": rate, "count": len(memories),
               "memories": [memory_record(m) for m in memories]}
-    structured = bound_result(result)
-    text_view = bound_result(result, serialize=render_memories)
-    return ToolResult(content=[{"type": "text", "text": render_memories(text_view)}], structured_content=structured,
-                      is_error=is_output_limit(structured) or is_output_limit(text_view))
+    return bounded(result, render_memories)
 
 
 class ImportantMemoriesTool(RecallTool):

@@ -33,8 +33,8 @@ from pi_memory.recall import Hit, RecallService
 
 from .settings import RANK_MODES
 
-__all__ = ["CANCELLED", "MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "RecallTool", "SearchMemoryTool", "render_hits",
-           "search_result"]
+__all__ = ["CANCELLED", "MAX_TOP_K", "OUTPUT_SCHEMA", "PARAMETERS", "RecallTool", "SearchMemoryTool", "bounded",
+           "render_hits", "search_result"]
 
 MAX_TOP_K = 50
 
@@ -146,9 +146,15 @@ def search_result(query: str, hits: Sequence[Hit], rank: str = "relevance") -> T
     """A bounded :class:`ToolResult` for ``hits`` (already guarded)."""
     result = {"success": True, "query": query, "rank": rank, "count": len(hits),
               "results": [hit_record(h) for h in hits]}
+    return bounded(result, render_hits)
+
+
+def bounded(result: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> ToolResult:
+    """``result`` bounded twice — as structured content and as the text ``render`` makes of it —
+    so neither view overflows; over the limit either way is an error result."""
     structured = bound_result(result)
-    text_view = bound_result(result, serialize=render_hits)
-    return ToolResult(content=[{"type": "text", "text": render_hits(text_view)}], structured_content=structured,
+    text_view = bound_result(result, serialize=render)
+    return ToolResult(content=[{"type": "text", "text": render(text_view)}], structured_content=structured,
                       is_error=is_output_limit(structured) or is_output_limit(text_view))
 
 
