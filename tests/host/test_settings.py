@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pi_memory.base.settings import SettingsError
 from pi_memory.host.settings import deep_merge, interpolate, load_settings
 from pi_memory.host.trust import (
     ProjectTrustStore,
@@ -100,6 +101,22 @@ def test_a_section_that_is_not_an_object_is_ignored_with_a_warning_naming_file_a
     (warning,) = s.section_warnings("pi-memory")
     assert warning.startswith(f'{path}: "pi-memory" must be an object') and kind in warning and "ignored" in warning
     assert str(project) not in warning and s.section_warnings("other") == []
+
+
+def test_checked_section_warns_of_what_is_ignored_and_refuses_unset_variables(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one way every reader treats a section: warnings passed on naming the file, errors refused."""
+    monkeypatch.delenv("SSWORD", raising=False)
+    path = put(home / ".pi/agent/settings.json", {"pi-memory": "/tmp/mem", "pi-memory-recall": {"url": "a$SSWORD"}})
+    put(tmp_path / ".pi/settings.json", {"pi-memory": {"userCharLimit": 7}})
+    s = load_settings(tmp_path, project_trusted=True)
+    warned: list[str] = []
+    assert s.checked_section("pi-memory", warned.append) == {"userCharLimit": 7}
+    (warning,) = warned
+    assert warning.startswith(f'{path}: "pi-memory" must be an object')
+    with pytest.raises(SettingsError, match=r"pi-memory-recall\.url in .*\$SSWORD is not set"):
+        s.checked_section("pi-memory-recall", warned.append)
 
 
 def test_relative_paths_in_a_section_resolve_against_the_settings_file_directory(

@@ -14,7 +14,7 @@ replaced) and are used as pi uses them: pi 1.6.0 expands no environment variable
 merges like pi-memory's ``loadPiSettings`` (top-level keys of the section, shallow), and in the
 global and config layers its strings expand environment variables with pi's own template rule,
 the one pi applies to ``apiKey`` and header values (``$NAME``, ``${NAME}``, ``$$`` for a literal
-``$``; :func:`pi_memory._coerce.expand_env_template`). A value naming an unset variable is left
+``$``; :func:`pi_memory.base.settings.expand_env_template`). A value naming an unset variable is left
 out and reported (:meth:`Settings.section_errors`). The project layer is never expanded, so a
 repository cannot read your secrets into its settings. A malformed file is reported as a
 warning and ignored — never a crash.
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pi_memory._coerce import expand_env_template
+from pi_memory.base.settings import SettingsError, expand_env_template
 from pi_memory.host.paths import config_dir, global_agent_dir, project_config_dir
 
 
@@ -39,7 +39,7 @@ def interpolate(
 ) -> Any:
     """Expand pi's ``$NAME`` / ``${NAME}`` templates in every string of ``value`` (``$$`` is ``$``).
 
-    The rule is :func:`~pi_memory._coerce.expand_env_template` (pi's ``resolveConfigValue``).
+    The rule is :func:`~pi_memory.base.settings.expand_env_template` (pi's ``resolveConfigValue``).
     A string naming an unset or empty variable is unresolved, as in pi: it is left out of its
     object or list (a bare string gives ``None``), and ``report(where, message, True)`` says
     which variable and how to write a literal ``$``; ``report(where, message, False)`` notes a
@@ -211,6 +211,16 @@ class Settings:
         the file and the key. A reader should refuse to run rather than use a default in their
         place: a memory directory or database guessed wrong splits what the agent remembers."""
         return [note for layer in self.layers for note in layer.section(name).unresolved]
+
+    def checked_section(self, name: str, warn: Callable[[str], None]) -> dict[str, Any]:
+        """:meth:`section`, after passing each of :meth:`section_warnings` to ``warn`` (they name
+        the file and the key) and raising :class:`~pi_memory.base.settings.SettingsError` for
+        :meth:`section_errors` — the way every reader of a section treats what is wrong with it."""
+        for warning in self.section_warnings(name):
+            warn(warning)
+        if errors := self.section_errors(name):
+            raise SettingsError("; ".join(errors))
+        return self.section(name)
 
 
 def _relative_to(value: Any, directory: Path) -> Any:

@@ -24,9 +24,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pi_memory._coerce import whole_number
 from pi_memory.base.js import js_trim
 from pi_memory.base.lock import DEFAULT_TIMEOUT
+from pi_memory.base.settings import whole_number
 from pi_memory.memory.backend import (
     BACKUP_FAILED,
     BackendBlocked,

@@ -1,4 +1,10 @@
-"""Settings values as they arrive: numbers in strings (``"2200"``), and pi's ``$NAME`` templates.
+"""Settings values as they arrive, checked one way for every section: one error type, one set of coercers.
+
+Settings arrive as JSON, often after ``$VAR`` interpolation, so numbers may be strings
+(``"4000"``) and booleans may be ``"false"``. The coercers here accept those and refuse anything
+else with a :class:`SettingsError` whose message names the key (``where``, e.g.
+``"pi-memory.poolSize"``) and shows a valid value, because a typo in settings.json should be
+fixed by the user, not silently replaced by a default.
 
 :func:`expand_env_template` is pi 1.6.0's own rule for the values it expands — ``apiKey`` and
 header values in ``models.json``, keys in ``auth.json``, ``env``/headers in ``mcp.json``
@@ -9,12 +15,18 @@ exactly that rule, so one spelling means one thing in every file a pi user write
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Expanded", "expand_env_template", "whole_number"]
+__all__ = ["FALSE_WORDS", "TRUE_WORDS", "Expanded", "SettingsError", "expand_env_template", "flag", "number",
+           "text", "whole", "whole_number"]
+
+TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
+FALSE_WORDS = frozenset({"false", "0", "no", "off"})
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -33,6 +45,61 @@ def whole_number(value: object) -> int | None:
     if isinstance(value, str) and value.strip().lstrip("+").isdigit():
         return int(value.strip())
     return None
+
+
+class SettingsError(ValueError):
+    """A setting cannot be used; the message names the key and says how to fix it."""
+
+
+def flag(where: str, value: Any) -> bool:
+    """``value`` as a boolean: ``true``/``false``, or one of :data:`TRUE_WORDS` / :data:`FALSE_WORDS`."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return value.strip().lower() in TRUE_WORDS
+    raise SettingsError(f"{where} must be true or false, got {value!r}")
+
+
+def whole(where: str, value: Any, *, minimum: int, example: int) -> int:
+    """``value`` as a whole number of at least ``minimum`` (see :func:`whole_number`)."""
+    if isinstance(value, bool):
+        raise SettingsError(f"{where} must be a whole number (e.g. {example}), not {str(value).lower()}")
+    result = whole_number(value)
+    if result is None:
+        raise SettingsError(f"{where} must be a whole number (e.g. {example}), got {value!r}")
+    if result < minimum:
+        raise SettingsError(f"{where} must be at least {minimum}, got {result}")
+    return result
+
+
+def number(where: str, value: Any, *, minimum: float, example: str, exclusive: bool = False, unit: str = "") -> float:
+    """``value`` as a finite number of at least ``minimum`` (above it when ``exclusive``).
+
+    ``unit`` (``"hours"``) is named in the message: "must be a number of hours, 0 or more".
+    """
+    bound = f"above {minimum:g}" if exclusive else f"{minimum:g} or more"
+    kind = f"a number of {unit}," if unit else "a number"
+    if isinstance(value, bool):
+        raise SettingsError(f"{where} must be {kind} {bound} (e.g. {example}), not {str(value).lower()}")
+    result: float | None = None
+    if isinstance(value, (int, float)):
+        result = float(value)
+    elif isinstance(value, str):
+        try:
+            result = float(value.strip())
+        except ValueError:
+            result = None
+    below = result is not None and (result <= minimum if exclusive else result < minimum)
+    if result is None or math.isnan(result) or math.isinf(result) or below:
+        raise SettingsError(f"{where} must be {kind} {bound} (e.g. {example}), got {value!r}")
+    return result
+
+
+def text(where: str, value: Any, example: str) -> str:
+    """``value`` as a string, surrounding spaces removed."""
+    if not isinstance(value, str):
+        raise SettingsError(f"{where} must be a string (e.g. {example!r}), got {value!r}")
+    return value.strip()
 
 
 @dataclass(frozen=True)
