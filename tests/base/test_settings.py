@@ -6,7 +6,17 @@ from typing import Any
 
 import pytest
 
-from pi_memory.base.settings import SettingsError, expand_env_template, flag, number, text, whole, whole_number
+from pi_memory.base.settings import (
+    SettingsError,
+    deep_merge,
+    expand_env_template,
+    flag,
+    interpolate,
+    number,
+    text,
+    whole,
+    whole_number,
+)
 
 
 @pytest.mark.parametrize(("value", "expected"), [
@@ -72,3 +82,47 @@ def test_templates_follow_pis_resolve_config_value_rule() -> None:
     assert (kept.value, kept.kept) == ("${A:-b}", ("${A:-b}",))
     missing = expand_env_template("p$EMPTY$NOPE$EMPTY", env)
     assert (missing.value, missing.missing) == (None, ("EMPTY", "NOPE"))
+
+
+ENV = {"NAME": "alice", "EMPTY": "", "DIR": "/data", "lower": "x"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [  # pi 1.6.0's rule (dist/core/resolve-config-value.js, parseConfigValueTemplate + resolveTemplate)
+        ("${NAME}", "alice"),
+        ("$NAME", "alice"),
+        ("${DIR}/memories for $NAME", "/data/memories for alice"),
+        ("$lower/y", "x/y"),  # any [A-Za-z_] name, not only capitals
+        ("pa$$SSWORD-dir", "pa$SSWORD-dir"),  # $$ is a literal $
+        ("$$NAME and $!", "$NAME and !"),  # $! is a literal !
+        ("price $5, 100$ and ${", "price $5, 100$ and ${"),  # a $ that starts no name stays
+        ("${MISSING:-fallback}", "${MISSING:-fallback}"),  # not a name: kept as written (no defaults in pi)
+        ("${NAME", "${NAME"),
+        ("pa$SSWORD-dir", None),  # an unset variable: unresolved, never "pa-dir"
+        ("${EMPTY}", None),  # empty counts as unset, as in pi
+        ("$NAME$MISSING", None),
+    ],
+)
+def test_interpolation_follows_pis_template_rule(raw: str, expected: str | None) -> None:
+    assert interpolate(raw, ENV) == expected
+
+
+def test_interpolation_walks_nested_values_and_leaves_non_strings() -> None:
+    value = {"a": ["$NAME", {"b": "${DIR}"}], "n": 3, "t": True, "z": None}
+    assert interpolate(value, ENV) == {"a": ["alice", {"b": "/data"}], "n": 3, "t": True, "z": None}
+
+
+def test_interpolation_leaves_out_unresolved_values_and_says_where() -> None:
+    notes: list[tuple[str, str, bool]] = []
+    value = {"dsn": "postgresql://u:pa$Xw@h/db", "l": ["$NAME", "$NOPE"], "d": "${A:-b}", "keep": 1}
+    out = interpolate(value, ENV, report=lambda *note: notes.append(note), where="pi-memory")
+    assert out == {"l": ["alice"], "d": "${A:-b}", "keep": 1}
+    assert [(where, fatal) for where, _, fatal in notes] == [
+        ("pi-memory.dsn", True), ("pi-memory.l[1]", True), ("pi-memory.d", False)]
+    assert "$Xw is not set" in notes[0][1] and "$$" in notes[0][1]
+
+
+def test_deep_merge_replaces_lists_and_scalars() -> None:
+    assert deep_merge({"a": {"x": 1, "l": [1]}, "s": 1}, {"a": {"l": [2]}, "s": None}) == {
+        "a": {"x": 1, "l": [2]}, "s": None}

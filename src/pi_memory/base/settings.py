@@ -10,7 +10,9 @@ fixed by the user, not silently replaced by a default.
 header values in ``models.json``, keys in ``auth.json``, ``env``/headers in ``mcp.json``
 (``parseConfigValueTemplate`` and ``resolveTemplate`` in ``dist/core/resolve-config-value.js``).
 pi does not expand ``settings.json`` at all; where we do (the user's own settings files), we use
-exactly that rule, so one spelling means one thing in every file a pi user writes.
+exactly that rule, so one spelling means one thing in every file a pi user writes;
+:func:`interpolate` applies it to a whole section and :func:`deep_merge` is pi's merge of layers.
+Reading the files (layers, project trust) is :mod:`pi_memory.host.settings`.
 """
 
 from __future__ import annotations
@@ -18,12 +20,12 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FALSE_WORDS", "TRUE_WORDS", "Expanded", "SettingsError", "expand_env_template", "flag", "number",
-           "text", "whole", "whole_number"]
+__all__ = ["FALSE_WORDS", "TRUE_WORDS", "Expanded", "SettingsError", "deep_merge", "expand_env_template", "flag",
+           "interpolate", "json_kind", "number", "text", "whole", "whole_number"]
 
 TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
 FALSE_WORDS = frozenset({"false", "0", "no", "off"})
@@ -166,3 +168,62 @@ def expand_env_template(text: str, env: Mapping[str, str] | None = None) -> Expa
                 missing.append(name)
             parts.append(current)
     return Expanded(None if missing else "".join(parts), tuple(missing), tuple(kept))
+
+
+def interpolate(
+    value: Any, env: Mapping[str, str] | None = None, *, report: Callable[[str, str, bool], None] | None = None,
+    where: str = "",
+) -> Any:
+    """Expand pi's ``$NAME`` / ``${NAME}`` templates in every string of ``value`` (``$$`` is ``$``).
+
+    The rule is :func:`expand_env_template` (pi's ``resolveConfigValue``).
+    A string naming an unset or empty variable is unresolved, as in pi: it is left out of its
+    object or list (a bare string gives ``None``), and ``report(where, message, True)`` says
+    which variable and how to write a literal ``$``; ``report(where, message, False)`` notes a
+    ``${...}`` kept as written. Other values are returned unchanged.
+    """
+    if isinstance(value, str):
+        expanded = expand_env_template(value, env)
+        if report is not None:
+            for span in expanded.kept:
+                report(where, f"{span} is kept as written: only $NAME and ${{NAME}} are expanded "
+                              "(pi's rule has no defaults)", False)
+            if expanded.missing:
+                names = ", ".join(f"${name}" for name in expanded.missing)
+                report(where, f"{names} {'is' if len(expanded.missing) == 1 else 'are'} not set (or empty): set it, "
+                              "or write $$ for a literal $", True)
+        return expanded.value
+    if isinstance(value, dict):
+        result: dict[str, Any] = {}
+        for key, item in value.items():
+            done = interpolate(item, env, report=report, where=f"{where}.{key}" if where else str(key))
+            if done is not None or item is None:
+                result[key] = done
+        return result
+    if isinstance(value, list):
+        items = [(item, interpolate(item, env, report=report, where=f"{where}[{n}]")) for n, item in enumerate(value)]
+        return [done for item, done in items if done is not None or item is None]
+    return value
+
+
+def deep_merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """pi's merge: nested objects merge recursively; lists and scalars are replaced."""
+    result = dict(base)
+    for key, value in overrides.items():
+        current = base.get(key)
+        if isinstance(current, dict) and isinstance(value, dict):
+            result[key] = deep_merge(current, value)
+        else:
+            result[key] = value
+    return result
+
+
+def json_kind(value: Any) -> str:
+    """How a JSON value is named in a message: ``a list``, ``a string ('x')``, ``true``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    if isinstance(value, list):
+        return "a list"
+    return f"a number ({value!r})" if isinstance(value, (int, float)) else type(value).__name__
