@@ -303,7 +303,7 @@ async def test_settings_file_picks_the_index_and_a_bad_value_is_reported(tmp_pat
     rt = await go()
     assert isinstance(rt.ui, HeadlessUI)
     errors = [text for text, level in rt.ui.notifications if level == "error"]
-    assert any("pi-memory-recall.batchSize must be a number" in text for text in errors)
+    assert any("pi-memory-recall.batchSize must be a whole number" in text for text in errors)
 
 
 def test_search_result_bounds_long_hits_and_keeps_their_ids() -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_memory.host.settings import deep_merge, interpolate, load_settings
+from pi_memory.base.settings import SettingsError
+from pi_memory.host.settings import load_settings
 from pi_memory.host.trust import (
     ProjectTrustStore,
     TrustAnswer,
@@ -28,45 +29,6 @@ def put(path: Path, data: object) -> Path:
 def home(_isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("PI_AGENT_HOME", raising=False)
     return _isolated_home
-
-
-ENV = {"NAME": "alice", "EMPTY": "", "DIR": "/data", "lower": "x"}
-
-
-@pytest.mark.parametrize(
-    ("raw", "expected"),
-    [  # pi 1.6.0's rule (dist/core/resolve-config-value.js, parseConfigValueTemplate + resolveTemplate)
-        ("${NAME}", "alice"),
-        ("$NAME", "alice"),
-        ("${DIR}/memories for $NAME", "/data/memories for alice"),
-        ("$lower/y", "x/y"),  # any [A-Za-z_] name, not only capitals
-        ("pa$$SSWORD-dir", "pa$SSWORD-dir"),  # $$ is a literal $
-        ("$$NAME and $!", "$NAME and !"),  # $! is a literal !
-        ("price $5, 100$ and ${", "price $5, 100$ and ${"),  # a $ that starts no name stays
-        ("${MISSING:-fallback}", "${MISSING:-fallback}"),  # not a name: kept as written (no defaults in pi)
-        ("${NAME", "${NAME"),
-        ("pa$SSWORD-dir", None),  # an unset variable: unresolved, never "pa-dir"
-        ("${EMPTY}", None),  # empty counts as unset, as in pi
-        ("$NAME$MISSING", None),
-    ],
-)
-def test_interpolation_follows_pis_template_rule(raw: str, expected: str | None) -> None:
-    assert interpolate(raw, ENV) == expected
-
-
-def test_interpolation_walks_nested_values_and_leaves_non_strings() -> None:
-    value = {"a": ["$NAME", {"b": "${DIR}"}], "n": 3, "t": True, "z": None}
-    assert interpolate(value, ENV) == {"a": ["alice", {"b": "/data"}], "n": 3, "t": True, "z": None}
-
-
-def test_interpolation_leaves_out_unresolved_values_and_says_where() -> None:
-    notes: list[tuple[str, str, bool]] = []
-    value = {"dsn": "postgresql://u:pa$Xw@h/db", "l": ["$NAME", "$NOPE"], "d": "${A:-b}", "keep": 1}
-    out = interpolate(value, ENV, report=lambda *note: notes.append(note), where="pi-memory")
-    assert out == {"l": ["alice"], "d": "${A:-b}", "keep": 1}
-    assert [(where, fatal) for where, _, fatal in notes] == [
-        ("pi-memory.dsn", True), ("pi-memory.l[1]", True), ("pi-memory.d", False)]
-    assert "$Xw is not set" in notes[0][1] and "$$" in notes[0][1]
 
 
 def test_only_extension_sections_expand_and_unset_variables_are_errors_naming_file_and_key(
@@ -100,6 +62,22 @@ def test_a_section_that_is_not_an_object_is_ignored_with_a_warning_naming_file_a
     (warning,) = s.section_warnings("pi-memory")
     assert warning.startswith(f'{path}: "pi-memory" must be an object') and kind in warning and "ignored" in warning
     assert str(project) not in warning and s.section_warnings("other") == []
+
+
+def test_checked_section_warns_of_what_is_ignored_and_refuses_unset_variables(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one way every reader treats a section: warnings passed on naming the file, errors refused."""
+    monkeypatch.delenv("SSWORD", raising=False)
+    path = put(home / ".pi/agent/settings.json", {"pi-memory": "/tmp/mem", "pi-memory-recall": {"url": "a$SSWORD"}})
+    put(tmp_path / ".pi/settings.json", {"pi-memory": {"userCharLimit": 7}})
+    s = load_settings(tmp_path, project_trusted=True)
+    warned: list[str] = []
+    assert s.checked_section("pi-memory", warned.append) == {"userCharLimit": 7}
+    (warning,) = warned
+    assert warning.startswith(f'{path}: "pi-memory" must be an object')
+    with pytest.raises(SettingsError, match=r"pi-memory-recall\.url in .*\$SSWORD is not set"):
+        s.checked_section("pi-memory-recall", warned.append)
 
 
 def test_relative_paths_in_a_section_resolve_against_the_settings_file_directory(
@@ -201,11 +179,6 @@ def test_bom_and_pi_migrations(home: Path, tmp_path: Path) -> None:
     s = load_settings(tmp_path, project_trusted=False)
     assert s.warnings == []
     assert s.get("steeringMode") == "all" and s.get("transport") == "websocket"
-
-
-def test_deep_merge_replaces_lists_and_scalars() -> None:
-    assert deep_merge({"a": {"x": 1, "l": [1]}, "s": 1}, {"a": {"l": [2]}, "s": None}) == {
-        "a": {"x": 1, "l": [2]}, "s": None}
 
 
 # ------------------------------------------------------------------------------------------ trust

@@ -95,3 +95,30 @@ def test_a_trust_writer_stopped_past_the_stale_time_never_writes_over_the_one_th
     assert store.get("/projects/old") is True
     assert store.get("/projects/paused") is None
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".trust.json.lock")) == ["trust.json"]
+
+
+def test_one_decision_headless_and_with_hooks(tmp_path: Path) -> None:
+    """The settings-only commands and the session runtime make the same decision; headless, it
+    never waits, needs no event loop, and a broken trust store means untrusted with a warning."""
+    import asyncio
+
+    from pi_memory.host.trust import TrustAnswer, decide_project_trust, headless_project_trust
+
+    project = tmp_path / "proj"
+    (project / ".pi").mkdir(parents=True)
+    (project / ".pi" / "settings.json").write_text("{}")
+    store = ProjectTrustStore(tmp_path / "agent")
+    assert headless_project_trust(project, "ask", store=store) == (False, [])
+    assert headless_project_trust(project, "always", store=store) == (True, [])
+    assert headless_project_trust(project, ["always"], store=store) == (False, [])  # junk setting: ask
+    store.set(project, True)
+    assert headless_project_trust(project, "never", store=store) == (True, [])
+
+    async def says_no(path: str) -> TrustAnswer:
+        return TrustAnswer(False)
+
+    assert asyncio.run(decide_project_trust(project, "always", store=store, extension_hook=says_no)) is False
+    assert asyncio.run(decide_project_trust(project, store=store, override=False)) is False
+    (tmp_path / "agent" / "trust.json").write_text("[not an object")
+    trusted, warnings = headless_project_trust(project, "always", store=store)
+    assert trusted is False and len(warnings) == 1 and warnings[0].endswith("; project settings are ignored")

@@ -20,16 +20,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pi_memory.memory import MemoryStore, default_memory_dir
-from pi_memory.memory.files import FileBackend
-from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
+from pi_memory.base.settings import SettingsError
+from pi_memory.memory import MemoryStore
 
 from .dsn import DSN_ENV, connect_failure, describe_dsn, dsn_problem, redact, remember_dsn
+from .settings import BACKENDS, StoreSettings, data_dir, open_store_settings, parse_store_settings
 
 __all__ = [
     "BACKENDS",
     "DSN_ENV",
     "SettingsError",
+    "StoreSettings",
     "close_store",
     "connect_failure",
     "data_dir",
@@ -38,13 +39,12 @@ __all__ = [
     "dsn_problem",
     "import_psycopg",
     "open_store",
+    "open_store_settings",
+    "parse_store_settings",
     "redact",
     "remember_dsn",
     "store_problem",
 ]
-
-BACKENDS = ("file", "postgres")
-
 
 def import_psycopg() -> tuple[Any, Any]:
     """The ``psycopg`` and ``psycopg_pool`` modules, imported when PostgreSQL is first used; an
@@ -59,31 +59,6 @@ def import_psycopg() -> tuple[Any, Any]:
     return psycopg, psycopg_pool
 
 
-class SettingsError(ValueError):
-    """The ``pi-memory`` settings cannot open a store; the message names the key to fix."""
-
-
-def data_dir(value: Any) -> Path:
-    """``pi-memory.dataDir`` as an absolute directory path (blank or missing: the default).
-
-    Shared by every reader of the section, so a value that cannot name a directory (not a
-    string, a NUL character) is refused the same way everywhere, with the key in the message.
-    """
-    if value is None:
-        return default_memory_dir()
-    if isinstance(value, os.PathLike):  # a program passing a Path in its config
-        value = os.fspath(value)
-    if not isinstance(value, str):
-        raise SettingsError(f"pi-memory.dataDir must be a directory path (a string), got {value!r}")
-    text = value.strip()
-    if not text:
-        return default_memory_dir()
-    if "\0" in text:
-        raise SettingsError(f"pi-memory.dataDir holds a NUL character (\\u0000), which no path can contain: "
-                            f"write the directory's path, got {value!r}")
-    return Path(text).expanduser().absolute()
-
-
 def open_store(
     section: Mapping[str, Any] | None = None,
     *,
@@ -95,36 +70,18 @@ def open_store(
 
     Keys: ``backend`` (``"file"``, the default, or ``"postgres"``), ``dataDir`` (file backend),
     ``dsn`` and ``namespace`` (PostgreSQL; the DSN falls back to ``$PI_MEMORY_DSN``),
-    ``memoryCharLimit``, ``userCharLimit``, ``poolSize``, ``statementTimeoutMs``. Explicit
-    arguments win over the section: ``dir`` forces the file backend, ``dsn`` forces PostgreSQL.
+    ``memoryCharLimit``, ``userCharLimit``, ``poolSize``, ``statementTimeoutMs``, checked by
+    :func:`parse_store_settings` (:class:`SettingsError` names a key to fix). Explicit arguments
+    win over the section: ``dir`` forces the file backend, ``dsn`` forces PostgreSQL.
     """
     config = dict(section or {})
-    limits = {
-        "memory_char_limit": config.get("memoryCharLimit", DEFAULT_MEMORY_CHAR_LIMIT),
-        "user_char_limit": config.get("userCharLimit", DEFAULT_USER_CHAR_LIMIT),
-    }
-    kind = "file" if dir is not None else "postgres" if dsn is not None else str(config.get("backend") or "file")
-    if kind not in BACKENDS:
-        raise SettingsError(f"pi-memory.backend must be one of {', '.join(BACKENDS)}, got {kind!r}")
-    if kind == "file":
-        directory = Path(dir).expanduser() if dir is not None else data_dir(config.get("dataDir"))
-        return MemoryStore(backend=FileBackend(directory), **limits)
-
-    from pi_memory.backends.postgres import PostgresBackend
-
-    url = dsn or config.get("dsn") or os.environ.get(DSN_ENV, "")
-    if not isinstance(url, str) or not url.strip():
-        raise SettingsError(
-            f"pi-memory.backend is 'postgres' but no DSN is set: add pi-memory.dsn (e.g. "
-            f"'postgresql://user@host/db') or set ${DSN_ENV}"
-        )
-    options: dict[str, Any] = {}
-    if "poolSize" in config:
-        options["pool_size"] = int(config["poolSize"])
-    if "statementTimeoutMs" in config:
-        options["statement_timeout_ms"] = int(config["statementTimeoutMs"])
-    backend = PostgresBackend(url, namespace or str(config.get("namespace") or "default"), **options)
-    return MemoryStore(backend=backend, **limits)
+    if dir is not None:
+        config.update(backend="file", dataDir=os.fspath(Path(dir).expanduser()))
+    elif dsn is not None:
+        config.update(backend="postgres", dsn=dsn)
+    if namespace is not None:
+        config["namespace"] = namespace
+    return open_store_settings(parse_store_settings(config))
 
 
 def describe_store(store: MemoryStore) -> str:

@@ -2,7 +2,7 @@
 (:mod:`.fs`), the proper-lockfile lock (:mod:`.lock`) and the tool call and its bounded result
 (:mod:`.tools`), and message content as text (:mod:`.content`)."""
 
-from pi_memory.base import content, fs, js, lock, tools
+from pi_memory.base import content, fs, js, lock, paths, tools
 from pi_memory.base.content import IMAGE_MARKER, content_text, searchable_text, text_values
 from pi_memory.base.fs import atomic_write, atomic_write_text, fsync_dir
 from pi_memory.base.js import date_parse_ms, is_js_number, iso_now, js_trim, js_truthy
@@ -33,6 +33,7 @@ __all__ = [
     "js_truthy",
     "lock",
     "lock_dir_for",
+    "paths",
     "searchable_text",
     "text_values",
     "tool_result",

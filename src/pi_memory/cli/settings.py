@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Coroutine
-
     from pi_memory.extensions.memory.settings import MemorySettings
     from pi_memory.host.settings import Settings
 
@@ -44,34 +42,12 @@ def host_settings(cwd: Path) -> tuple[Settings, list[str]]:
     """The settings the host would use in ``cwd`` (a trusted project's layer included), and
     warnings about them — so every command reads the same memory as ``pi-memory chat`` there."""
     from pi_memory.host.settings import load_settings
+    from pi_memory.host.trust import headless_project_trust
 
     untrusted = load_settings(cwd, project_trusted=False)
-    trusted, warnings = _project_trusted(cwd, untrusted.get("defaultProjectTrust", "ask"))
+    trusted, warnings = headless_project_trust(cwd, untrusted.get("defaultProjectTrust", "ask"))
     settings = load_settings(cwd, project_trusted=True) if trusted else untrusted
     return settings, [*settings.warnings, *warnings]
-
-
-def _project_trusted(cwd: Path, default: Any) -> tuple[bool, list[str]]:
-    """The host's headless trust decision for ``cwd``: trust.json, ``defaultProjectTrust``; never asks."""
-    from pi_memory.host.trust import DefaultTrust, ProjectTrustStore, TrustStoreError, resolve_project_trusted
-
-    policy: DefaultTrust = "always" if default == "always" else "never" if default == "never" else "ask"
-    try:
-        return _finished(resolve_project_trusted(cwd, store=ProjectTrustStore(), default=policy)), []
-    except TrustStoreError as exc:
-        return False, [f"{exc}; project settings are ignored"]
-
-
-def _finished(coroutine: Coroutine[Any, Any, bool]) -> bool:
-    """The result of a coroutine that never waits: without hooks or a user to ask, the trust
-    decision only reads trust.json. Stepping it once needs no event loop (and no asyncio import,
-    a large part of what ``pi-memory status`` would otherwise spend)."""
-    try:
-        coroutine.send(None)
-    except StopIteration as done:
-        return bool(done.value)
-    coroutine.close()
-    raise RuntimeError("the headless trust decision waited for something; it must finish without a loop")
 
 
 def load_memory_settings(options: Options, cwd: Path | None = None) -> tuple[MemorySettings, list[str]]:

@@ -37,7 +37,8 @@ from .api import EventBus, ExtensionAPI
 from .paths import agent_dir, project_config_dir
 from .runner import ExtensionRunner
 from .settings import Settings, load_settings
-from .trust import DefaultTrust, ProjectTrustStore, TrustAnswer, resolve_project_trusted
+from .trust import ProjectTrustStore, TrustAnswer
+from .trust import decide_project_trust as decide
 from .types import ExtensionError, result_field
 from .wrapper import positional_capacity
 
@@ -275,8 +276,8 @@ def sdk_sources(extensions: Iterable[str | ExtensionSource], factories: Iterable
 
 async def decide_project_trust(cwd: str, untrusted: Settings, runner: ExtensionRunner, ui: UI, *,
                                store: ProjectTrustStore | None, override: bool | None) -> bool:
-    """pi's decision (see ``trust.resolve_project_trusted``) with the loaded extensions'
-    ``project_trust`` handlers, the ``defaultProjectTrust`` setting, and the user when there is a UI."""
+    """The project trust decision (:func:`pi_memory.host.trust.decide_project_trust`) with the loaded
+    extensions' ``project_trust`` handlers, and the user when there is a UI."""
 
     async def extension_hook(path: str) -> TrustAnswer | None:
         answer = await runner.emit_project_trust(path)
@@ -289,11 +290,8 @@ async def decide_project_trust(cwd: str, untrusted: Settings, runner: ExtensionR
                               f"{path} has a .pi/ folder that can configure and extend the agent.")
         return TrustAnswer(ok, remember=True)
 
-    value = untrusted.get("defaultProjectTrust", "ask")
-    default: DefaultTrust = value if value in ("ask", "always", "never") else "ask"
-    return await resolve_project_trusted(cwd, store=store or ProjectTrustStore(), override=override, default=default,
-                                         extension_hook=extension_hook,
-                                         ask_user=ask_user if getattr(ui, "has_ui", False) else None)
+    return await decide(cwd, untrusted.get("defaultProjectTrust", "ask"), store=store, override=override,
+                        extension_hook=extension_hook, ask_user=ask_user if getattr(ui, "has_ui", False) else None)
 
 
 async def load_session_extensions(

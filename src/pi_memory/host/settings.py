@@ -14,7 +14,7 @@ replaced) and are used as pi uses them: pi 1.6.0 expands no environment variable
 merges like pi-memory's ``loadPiSettings`` (top-level keys of the section, shallow), and in the
 global and config layers its strings expand environment variables with pi's own template rule,
 the one pi applies to ``apiKey`` and header values (``$NAME``, ``${NAME}``, ``$$`` for a literal
-``$``; :func:`pi_memory._coerce.expand_env_template`). A value naming an unset variable is left
+``$``; :func:`pi_memory.base.settings.interpolate`). A value naming an unset variable is left
 out and reported (:meth:`Settings.section_errors`). The project layer is never expanded, so a
 repository cannot read your secrets into its settings. A malformed file is reported as a
 warning and ignored — never a crash.
@@ -24,61 +24,16 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pi_memory._coerce import expand_env_template
+from pi_memory.base.settings import SettingsError, deep_merge, interpolate, json_kind
 from pi_memory.host.paths import config_dir, global_agent_dir, project_config_dir
 
-
-def interpolate(
-    value: Any, env: Mapping[str, str] | None = None, *, report: Callable[[str, str, bool], None] | None = None,
-    where: str = "",
-) -> Any:
-    """Expand pi's ``$NAME`` / ``${NAME}`` templates in every string of ``value`` (``$$`` is ``$``).
-
-    The rule is :func:`~pi_memory._coerce.expand_env_template` (pi's ``resolveConfigValue``).
-    A string naming an unset or empty variable is unresolved, as in pi: it is left out of its
-    object or list (a bare string gives ``None``), and ``report(where, message, True)`` says
-    which variable and how to write a literal ``$``; ``report(where, message, False)`` notes a
-    ``${...}`` kept as written. Other values are returned unchanged.
-    """
-    if isinstance(value, str):
-        expanded = expand_env_template(value, env)
-        if report is not None:
-            for span in expanded.kept:
-                report(where, f"{span} is kept as written: only $NAME and ${{NAME}} are expanded "
-                              "(pi's rule has no defaults)", False)
-            if expanded.missing:
-                names = ", ".join(f"${name}" for name in expanded.missing)
-                report(where, f"{names} {'is' if len(expanded.missing) == 1 else 'are'} not set (or empty): set it, "
-                              "or write $$ for a literal $", True)
-        return expanded.value
-    if isinstance(value, dict):
-        result: dict[str, Any] = {}
-        for key, item in value.items():
-            done = interpolate(item, env, report=report, where=f"{where}.{key}" if where else str(key))
-            if done is not None or item is None:
-                result[key] = done
-        return result
-    if isinstance(value, list):
-        items = [(item, interpolate(item, env, report=report, where=f"{where}[{n}]")) for n, item in enumerate(value)]
-        return [done for item, done in items if done is not None or item is None]
-    return value
-
-
-def deep_merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
-    """pi's merge: nested objects merge recursively; lists and scalars are replaced."""
-    result = dict(base)
-    for key, value in overrides.items():
-        current = base.get(key)
-        if isinstance(current, dict) and isinstance(value, dict):
-            result[key] = deep_merge(current, value)
-        else:
-            result[key] = value
-    return result
+__all__ = ["PATH_KEYS", "SectionRead", "Settings", "SettingsLayer", "deep_merge", "interpolate", "load_settings",
+           "migrate", "read_layer"]
 
 
 def migrate(settings: dict[str, Any]) -> dict[str, Any]:
@@ -114,7 +69,7 @@ class SettingsLayer:
             return SectionRead(None)
         if not isinstance(value, dict):
             return SectionRead(None, (f"{self.path}: \"{name}\" must be an object of settings such as "
-                                      f"{{\"key\": value}}, not {_json_kind(value)}; it is ignored until you fix it",))
+                                      f"{{\"key\": value}}, not {json_kind(value)}; it is ignored until you fix it",))
         if not self.expand_env:
             return SectionRead(value)
         ignored: list[str] = []
@@ -212,6 +167,16 @@ class Settings:
         place: a memory directory or database guessed wrong splits what the agent remembers."""
         return [note for layer in self.layers for note in layer.section(name).unresolved]
 
+    def checked_section(self, name: str, warn: Callable[[str], None]) -> dict[str, Any]:
+        """:meth:`section`, after passing each of :meth:`section_warnings` to ``warn`` (they name
+        the file and the key) and raising :class:`~pi_memory.base.settings.SettingsError` for
+        :meth:`section_errors` — the way every reader of a section treats what is wrong with it."""
+        for warning in self.section_warnings(name):
+            warn(warning)
+        if errors := self.section_errors(name):
+            raise SettingsError("; ".join(errors))
+        return self.section(name)
+
 
 def _relative_to(value: Any, directory: Path) -> Any:
     """``value`` joined to ``directory`` when it is a relative path (not ``~``, not a URL, not blank)."""
@@ -221,16 +186,6 @@ def _relative_to(value: Any, directory: Path) -> Any:
     if os.path.isabs(os.path.expanduser(text)):
         return value
     return os.path.join(directory, text)
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, str):
-        return f"a string ({value!r})"
-    if isinstance(value, list):
-        return "a list"
-    return f"a number ({value!r})" if isinstance(value, (int, float)) else type(value).__name__
 
 
 def load_settings(cwd: Path | str, *, project_trusted: bool) -> Settings:

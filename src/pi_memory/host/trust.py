@@ -4,16 +4,21 @@ The trust store is pi 1.6.0's ``<agentDir>/trust.json`` — a JSON object mappin
 folder paths to ``true``/``false`` (``null`` clears) — locked with proper-lockfile's
 protocol, so a decision made in pi holds here and vice versa. The nearest ancestor with a
 decision wins, so trusting ``~/src`` trusts every project below it.
+
+:func:`decide_project_trust` is the one decision every reader of a project's settings makes:
+the session runtime with its extensions' ``project_trust`` handlers and a user to ask, and the
+commands that only read settings (``pi-memory status``, ``read``, ``mcp``) headlessly, through
+:func:`headless_project_trust`, which needs no event loop.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pi_memory.base.fs import atomic_write_text
 from pi_memory.base.lock import file_lock
@@ -150,3 +155,48 @@ async def resolve_project_trusted(
     if answer.remember:
         store.set(cwd_text, answer.trusted)
     return answer.trusted
+
+
+def default_trust(value: Any) -> DefaultTrust:
+    """The ``defaultProjectTrust`` setting as a policy; anything but ``"always"``/``"never"`` asks."""
+    return "always" if value == "always" else "never" if value == "never" else "ask"
+
+
+async def decide_project_trust(
+    cwd: Path | str,
+    default_setting: Any = "ask",
+    *,
+    store: ProjectTrustStore | None = None,
+    override: bool | None = None,
+    extension_hook: TrustHook | None = None,
+    ask_user: TrustHook | None = None,
+) -> bool:
+    """Whether ``cwd``'s project settings and resources apply: :func:`resolve_project_trusted`
+    with the ``defaultProjectTrust`` setting (``default_setting``, as read from the untrusted
+    layers) and the trust store (default: ``<agentDir>/trust.json``). Without ``extension_hook``
+    and ``ask_user`` the decision is headless: it only reads trust.json and never waits."""
+    return await resolve_project_trusted(cwd, store=store or ProjectTrustStore(), override=override,
+                                         default=default_trust(default_setting), extension_hook=extension_hook,
+                                         ask_user=ask_user)
+
+
+def headless_project_trust(
+    cwd: Path | str, default_setting: Any = "ask", *, store: ProjectTrustStore | None = None
+) -> tuple[bool, list[str]]:
+    """:func:`decide_project_trust` with no handlers and no user, and warnings: a trust store that
+    cannot be read leaves the project untrusted, with a message saying so. Runs without an event
+    loop (and without importing asyncio), so a command that only reads settings stays fast."""
+    try:
+        return _finished(decide_project_trust(cwd, default_setting, store=store)), []
+    except TrustStoreError as exc:
+        return False, [f"{exc}; project settings are ignored"]
+
+
+def _finished(coroutine: Coroutine[Any, Any, bool]) -> bool:
+    """The result of a coroutine that never waits, stepped once with no event loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return bool(done.value)
+    coroutine.close()
+    raise RuntimeError("the headless trust decision waited for something; it must finish without a loop")

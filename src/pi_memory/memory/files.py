@@ -18,28 +18,16 @@ from pathlib import Path
 
 from pi_memory.base.fs import NEW_FILE_MODE, create_durable, fsync_dir, remove_orphan_temps, replace_file
 from pi_memory.base.lock import HeldLock, LockBlocked, LockBusy, LockCompromised, file_lock
+from pi_memory.base.paths import default_memory_dir, default_memory_dir_origin
 from pi_memory.memory.backend import BACKUP_FAILED, BackendBlocked, BackendBusy, RawText, StorageError
+
+__all__ = ["FILE_NAMES", "FileBackend", "default_memory_dir", "default_memory_dir_origin", "os_error_problem",
+           "read_raw", "write_backup"]
 
 FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _SWEEP_EVERY = 30.0
 _last_temp_sweep: dict[str, float] = {}
-
-
-def default_memory_dir() -> Path:
-    """``$PI_AGENT_HOME/memories``, else ``~/.pi/agent/memories`` (pi-memory's default).
-
-    pi-memory's rule, kept for compatibility: memories follow ``PI_AGENT_HOME`` only, not
-    ``PI_CODING_AGENT_DIR`` (which moves pi's settings, sessions and the recall index).
-    """
-    return default_memory_dir_origin()[0]
-
-
-def default_memory_dir_origin() -> tuple[Path, str]:
-    """The default memory directory and what chose it: ``"$PI_AGENT_HOME"`` or ``"default"``."""
-    home = os.environ.get("PI_AGENT_HOME", "").strip()
-    base = Path(home).expanduser() if home else Path.home() / ".pi" / "agent"
-    return (base / "memories").absolute(), "$PI_AGENT_HOME" if home else "default"
 
 
 def os_error_problem(exc: OSError, directory: Path) -> str:

@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from pi_memory._coerce import expand_env_template
+from pi_memory.base.settings import expand_env_template
 
 from .anthropic_msgs import ANTHROPIC_MESSAGES_API, AnthropicMessagesProvider
 from .base import MessageBuilder, Provider, complete

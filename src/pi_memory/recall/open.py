@@ -14,33 +14,23 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pi_memory.session.paths import agent_dir_origin, get_agent_dir
+from pi_memory.base.paths import ENV_RECALL_URL, default_index_path, default_recall_url, default_recall_url_origin
 
 if TYPE_CHECKING:  # numpy (embedders) loads with an index, not with the default location
     from pi_memory.recall.embedders import Embedder
     from pi_memory.recall.fusion import SearchConfig
     from pi_memory.recall.types import RecallIndex
 
-__all__ = ["ENV_RECALL_URL", "default_index_path", "default_url_origin", "open_index"]
-
-ENV_RECALL_URL = "PI_MEMORY_RECALL_URL"
-"""Overrides the default index location (a path or a database URL)."""
-
-
-def default_index_path() -> Path:
-    """``<agentDir>/recall.db`` (agentDir as pi computes it: ``$PI_CODING_AGENT_DIR`` or ``~/.pi/agent``)."""
-    return Path(get_agent_dir()) / "recall.db"
-
+__all__ = ["ENV_RECALL_URL", "default_index_path", "default_url", "default_url_origin", "open_index"]
 
 def default_url() -> str:
-    return default_url_origin()[0]
+    """The default index location: ``$PI_MEMORY_RECALL_URL``, else ``<agentDir>/recall.db``."""
+    return default_recall_url()
 
 
 def default_url_origin() -> tuple[str, str]:
-    """The default index location and what chose it: ``$PI_MEMORY_RECALL_URL``, else
-    ``<agentDir>/recall.db`` (chosen by ``$PI_CODING_AGENT_DIR`` or the default)."""
-    url = os.environ.get(ENV_RECALL_URL)
-    return (url, f"${ENV_RECALL_URL}") if url else (str(default_index_path()), agent_dir_origin())
+    """:func:`default_url` and what chose it (:func:`pi_memory.base.paths.default_recall_url_origin`)."""
+    return default_recall_url_origin()
 
 
 def open_index(

@@ -1,16 +1,18 @@
 """Where pi keeps session files, computed the way pi 1.6.0 computes it.
 
 ``<agentDir>/sessions/--<cwd with / \\ : as ->--/<ISO ts with : . as ->_<sessionId>.jsonl``.
-``agentDir`` is ``$PI_CODING_AGENT_DIR`` (``~`` expanded) or ``~/.pi/agent``. Both hosts must land
-on the same directory or a user running pi and our host side by side would see two histories.
+``agentDir`` is ``$PI_CODING_AGENT_DIR`` (``~`` expanded) or ``~/.pi/agent``, resolved by
+:mod:`pi_memory.base.paths`. Both hosts must land on the same directory or a user running pi and
+our host side by side would see two histories.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-from pathlib import Path
-from urllib.parse import unquote, urlparse
+
+from pi_memory.base.paths import ENV_AGENT_DIR, ENV_SESSION_DIR, agent_dir, normalize_path, sessions_dir
+from pi_memory.base.paths import agent_dir_origin as base_agent_dir_origin
 
 __all__ = [
     "ENV_AGENT_DIR",
@@ -27,23 +29,6 @@ __all__ = [
     "session_file_name",
 ]
 
-ENV_AGENT_DIR = "PI_CODING_AGENT_DIR"
-"""Overrides the agent directory (``~/.pi/agent``) for every pi component, sessions included."""
-ENV_SESSION_DIR = "PI_CODING_AGENT_SESSION_DIR"
-"""pi's CLI (not its SessionManager) uses this as the session directory; see session_dir_from_env."""
-
-
-def normalize_path(path: str) -> str:
-    """pi's ``normalizePath``: expand ``~`` / ``~/…`` and ``file://`` URLs; nothing else."""
-    if path == "~":
-        return str(Path.home())
-    if path.startswith("~/"):
-        return os.path.join(str(Path.home()), path[2:])
-    if path.startswith("file://"):
-        return unquote(urlparse(path).path)
-    return path
-
-
 def resolve_path(path: str, base_dir: str | None = None) -> str:
     """pi's ``resolvePath``: normalize, then make absolute against ``base_dir`` (default: cwd)."""
     normalized = normalize_path(path)
@@ -57,20 +42,17 @@ def resolve_path(path: str, base_dir: str | None = None) -> str:
 
 def get_agent_dir() -> str:
     """``$PI_CODING_AGENT_DIR`` (``~`` expanded, not resolved) or ``~/.pi/agent``."""
-    env = os.environ.get(ENV_AGENT_DIR)
-    if env:
-        return normalize_path(env)
-    return os.path.join(str(Path.home()), ".pi", "agent")
+    return agent_dir()
 
 
 def agent_dir_origin() -> str:
     """What chose :func:`get_agent_dir`: ``"$PI_CODING_AGENT_DIR"`` or ``"default"``."""
-    return f"${ENV_AGENT_DIR}" if os.environ.get(ENV_AGENT_DIR) else "default"
+    return base_agent_dir_origin()[1]
 
 
 def get_sessions_dir() -> str:
     """``<agentDir>/sessions``: ``list_all`` scans its subdirectories."""
-    return os.path.join(get_agent_dir(), "sessions")
+    return sessions_dir()
 
 
 def session_dir_from_env() -> str | None:

@@ -32,7 +32,7 @@ from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, create_memory_tools
 from . import command
 from .dream import DreamingReport, DreamOptions, dream, dream_location, dreaming_report
 from .extraction import ExtractionRunner
-from .settings import SECTION, DreamingSettings, MemorySettings, SettingsError, open_settings_store, parse_settings
+from .settings import SECTION, DreamingSettings, MemorySettings, open_settings_store, parse_settings
 from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
 
 __all__ = ["STATUS_KEY", "MemoryExtension", "memory_extension"]
@@ -84,11 +84,7 @@ class MemoryExtension:
         self._release_store()
         try:
             files = load_settings(ctx.cwd, project_trusted=ctx.is_project_trusted() is True)
-            for warning in files.section_warnings(SECTION):
-                ctx.ui.notify(f"pi-memory: {warning}", "warning")
-            if errors := files.section_errors(SECTION):
-                raise SettingsError("; ".join(errors))
-            file_section = files.section(SECTION)
+            file_section = files.checked_section(SECTION, lambda text: ctx.ui.notify(f"pi-memory: {text}", "warning"))
             injected = {k: v for k, v in self.config.items() if k != "store"}
             self.settings = settings = parse_settings(file_section, {**injected, "store": self.injected_store})
             store = open_settings_store(settings)

@@ -1,32 +1,28 @@
-"""The ``pi-memory`` settings section, checked once so every later step can trust its values.
+"""The ``pi-memory`` section, checked once so every later step can trust its values.
 
-Settings arrive as JSON, often after ``$VAR`` interpolation, so numbers may be strings
-(``"4000"``) and booleans may be ``"false"``. Those are coerced; anything else is refused with a
-message that names the key and shows a valid value, because a typo in settings.json should be
-fixed by the user, not silently replaced by a default.
+The storage keys are parsed by :func:`pi_memory.backends.parse_store_settings` (the same parse
+``pi-memory mcp`` and :func:`~pi_memory.backends.open_store` use); this module adds the keys of
+the extension itself (extraction, dreaming). The coercion rule and the error type are the ones
+of every section (:mod:`pi_memory.base.settings`): strings such as ``"4000"`` and ``"false"`` are
+coerced, anything else is refused with a message naming the key.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
-import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from pi_memory._coerce import whole_number
-from pi_memory.backends import BACKENDS, DSN_ENV, SettingsError, data_dir, open_store
-from pi_memory.memory import MemoryStore, default_memory_dir
-from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
+from pi_memory.backends import BACKENDS, StoreSettings, open_store_settings, parse_store_settings
+from pi_memory.backends.settings import DEFAULT_NAMESPACE, SECTION
+from pi_memory.base.paths import default_memory_dir
+from pi_memory.base.settings import SettingsError, flag, number, whole
+from pi_memory.memory import MemoryStore
 
-__all__ = ["BACKENDS", "DEFAULT_DREAM_MODEL", "DreamingSettings", "MemorySettings", "ModelRef", "SettingsError",
-           "open_settings_store", "parse_settings"]
-
-SECTION = "pi-memory"
-DEFAULT_NAMESPACE = "default"
-_MAX_NAMESPACE_CHARS = 200
+__all__ = ["BACKENDS", "DEFAULT_DREAM_MODEL", "DEFAULT_NAMESPACE", "SECTION", "DreamingSettings", "MemorySettings",
+           "ModelRef", "SettingsError", "open_settings_store", "parse_settings"]
 
 
 @dataclass(frozen=True)
@@ -54,21 +50,14 @@ class DreamingSettings:
 
 
 @dataclass(frozen=True)
-class MemorySettings:
-    """The effective ``pi-memory`` settings (file layers merged, injected config on top)."""
+class MemorySettings(StoreSettings):
+    """The effective ``pi-memory`` settings (file layers merged, injected config on top): where
+    memory lives (:class:`~pi_memory.backends.StoreSettings`) and the extension's own keys."""
 
-    data_dir: Path = field(default_factory=default_memory_dir)
-    memory_char_limit: int = DEFAULT_MEMORY_CHAR_LIMIT
-    user_char_limit: int = DEFAULT_USER_CHAR_LIMIT
     extraction_model: ModelRef | None = None
     extraction_interval: int = 5
     dreaming: DreamingSettings = field(default_factory=DreamingSettings)
     store: MemoryStore | None = None
-    backend: str = "file"
-    dsn: str | None = None
-    namespace: str = DEFAULT_NAMESPACE
-    pool_size: int | None = None
-    statement_timeout_ms: int | None = None
 
     @property
     def uses_default_dir(self) -> bool:
@@ -101,45 +90,6 @@ def _where(key: str) -> str:
     return f"{SECTION}.{key}"
 
 
-def _whole(key: str, value: Any, *, minimum: int, example: int) -> int:
-    if isinstance(value, bool):
-        raise SettingsError(f"{_where(key)} must be a whole number (e.g. {example}), not {str(value).lower()}")
-    number = whole_number(value)
-    if number is None:
-        raise SettingsError(f"{_where(key)} must be a whole number (e.g. {example}), got {value!r}")
-    if number < minimum:
-        raise SettingsError(f"{_where(key)} must be at least {minimum}, got {number}")
-    return number
-
-
-def _hours(key: str, value: Any) -> float:
-    if isinstance(value, bool):
-        raise SettingsError(f"{_where(key)} must be a number of hours (e.g. 24), not {str(value).lower()}")
-    number: float | None = None
-    if isinstance(value, (int, float)):
-        number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            number = None
-    if number is None or math.isnan(number) or math.isinf(number) or number < 0:
-        raise SettingsError(f"{_where(key)} must be a number of hours, 0 or more (e.g. 24), got {value!r}")
-    return number
-
-
-_TRUE = {"true", "1", "yes", "on"}
-_FALSE = {"false", "0", "no", "off"}
-
-
-def _flag(key: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-        return value.strip().lower() in _TRUE
-    raise SettingsError(f"{_where(key)} must be true or false, got {value!r}")
-
-
 def _model(key: str, value: Any) -> ModelRef:
     if isinstance(value, str) and "/" in value.strip().strip("/"):
         provider, _, model = value.strip().partition("/")
@@ -164,45 +114,15 @@ def _dreaming(value: Any) -> DreamingSettings:
         turns = value.get("minSessionsSinceLastRun")  # deprecated alias: it always counted turns
     key = "minTurnsSinceLastRun" if value.get("minTurnsSinceLastRun") is not None else "minSessionsSinceLastRun"
     return DreamingSettings(
-        enabled=defaults.enabled if value.get("enabled") is None else _flag("dreaming.enabled", value["enabled"]),
+        enabled=defaults.enabled if value.get("enabled") is None
+        else flag(_where("dreaming.enabled"), value["enabled"]),
         min_hours_since_last_run=defaults.min_hours_since_last_run if value.get("minHoursSinceLastRun") is None
-        else _hours("dreaming.minHoursSinceLastRun", value["minHoursSinceLastRun"]),
+        else number(_where("dreaming.minHoursSinceLastRun"), value["minHoursSinceLastRun"], minimum=0,
+                    example="24", unit="hours"),
         min_turns_since_last_run=defaults.min_turns_since_last_run if turns is None
-        else _whole(f"dreaming.{key}", turns, minimum=0, example=5),
+        else whole(_where(f"dreaming.{key}"), turns, minimum=0, example=5),
         model=defaults.model if value.get("model") is None else _model("dreaming.model", value["model"]),
     )
-
-
-def _backend(merged: Mapping[str, Any]) -> dict[str, Any]:
-    """``backend``, ``dsn``, ``namespace``, ``poolSize``, ``statementTimeoutMs`` checked together."""
-    kind = merged.get("backend")
-    kind = "file" if kind is None or (isinstance(kind, str) and not kind.strip()) else kind
-    if not isinstance(kind, str) or kind.strip().lower() not in BACKENDS:
-        raise SettingsError(f'{_where("backend")} must be "file" or "postgres", got {kind!r}')
-    kind = kind.strip().lower()
-    if kind == "file":
-        return {"backend": "file"}
-    dsn = merged.get("dsn")
-    if dsn is not None and not isinstance(dsn, str):
-        raise SettingsError(f"{_where('dsn')} must be a connection string such as "
-                            f"'postgresql://agent@db.internal/agents', got {type(dsn).__name__}")
-    dsn = (dsn or "").strip() or os.environ.get(DSN_ENV, "").strip()
-    if not dsn:
-        raise SettingsError(f"{_where('backend')} is \"postgres\" but no database is set: add {_where('dsn')} "
-                            f"(e.g. \"postgresql://agent@db.internal/agents\") or set ${DSN_ENV}")
-    namespace = merged.get("namespace")
-    if namespace is None or (isinstance(namespace, str) and not namespace.strip()):
-        namespace = DEFAULT_NAMESPACE
-    if not isinstance(namespace, str) or len(namespace) > _MAX_NAMESPACE_CHARS:
-        raise SettingsError(f"{_where('namespace')} must be a name of at most {_MAX_NAMESPACE_CHARS} characters "
-                            f"(e.g. \"team-payments\"), got {namespace!r}")
-    return {
-        "backend": kind, "dsn": dsn, "namespace": namespace.strip(),
-        "pool_size": None if merged.get("poolSize") is None
-        else _whole("poolSize", merged["poolSize"], minimum=1, example=4),
-        "statement_timeout_ms": None if merged.get("statementTimeoutMs") is None
-        else _whole("statementTimeoutMs", merged["statementTimeoutMs"], minimum=0, example=10_000),
-    }
 
 
 def parse_settings(file_section: Mapping[str, Any] | None, injected: Mapping[str, Any] | None = None) -> MemorySettings:
@@ -215,18 +135,16 @@ def parse_settings(file_section: Mapping[str, Any] | None, injected: Mapping[str
     if store is not None and not isinstance(store, MemoryStore):
         raise SettingsError(f"the injected 'store' must be a pi_memory.memory.MemoryStore, got {type(store).__name__}")
     extraction = merged.get("extractionModel")
+    # an injected store replaces every storage key but the limits (and dataDir, dreaming's state)
+    stored = parse_store_settings(merged if store is None else {key: merged.get(key) for key in
+                                                                 ("dataDir", "memoryCharLimit", "userCharLimit")})
     return MemorySettings(
-        data_dir=data_dir(merged.get("dataDir")),
-        memory_char_limit=DEFAULT_MEMORY_CHAR_LIMIT if merged.get("memoryCharLimit") is None
-        else _whole("memoryCharLimit", merged["memoryCharLimit"], minimum=1, example=DEFAULT_MEMORY_CHAR_LIMIT),
-        user_char_limit=DEFAULT_USER_CHAR_LIMIT if merged.get("userCharLimit") is None
-        else _whole("userCharLimit", merged["userCharLimit"], minimum=1, example=DEFAULT_USER_CHAR_LIMIT),
+        **{f.name: getattr(stored, f.name) for f in fields(StoreSettings)},
         extraction_model=None if extraction is None else _model("extractionModel", extraction),
         extraction_interval=5 if merged.get("extractionInterval") is None
-        else _whole("extractionInterval", merged["extractionInterval"], minimum=1, example=5),
+        else whole(_where("extractionInterval"), merged["extractionInterval"], minimum=1, example=5),
         dreaming=_dreaming(merged.get("dreaming")),
         store=store,
-        **({} if store is not None else _backend(merged)),
     )
 
 
@@ -238,13 +156,4 @@ def open_settings_store(settings: MemorySettings) -> MemoryStore:
     """
     if settings.store is not None:
         return settings.store
-    if settings.backend == "file":
-        return MemoryStore(settings.data_dir, settings.memory_char_limit, settings.user_char_limit)
-    section: dict[str, Any] = {"backend": settings.backend, "dsn": settings.dsn, "namespace": settings.namespace,
-                               "memoryCharLimit": settings.memory_char_limit,
-                               "userCharLimit": settings.user_char_limit}
-    if settings.pool_size is not None:
-        section["poolSize"] = settings.pool_size
-    if settings.statement_timeout_ms is not None:
-        section["statementTimeoutMs"] = settings.statement_timeout_ms
-    return open_store(section)
+    return open_store_settings(settings)

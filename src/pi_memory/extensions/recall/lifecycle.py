@@ -29,7 +29,7 @@ from pi_memory.recall import Embedder, RecallService, default_index_path
 from pi_memory.recall.backfill import records_from_entries
 
 from . import shared
-from .settings import SECTION, RecallSettings, RecallSettingsError, parse_recall_settings
+from .settings import SECTION, RecallSettings, parse_recall_settings
 from .tool import RecallTool, SearchMemoryTool
 
 __all__ = ["RecallExtension", "ServiceExtension", "read_settings", "recall_extension"]
@@ -41,11 +41,7 @@ IN_MEMORY_URL = ":memory:"  # SQLite's in-memory database
 def read_settings(ctx: Any, config: Mapping[str, Any]) -> RecallSettings:
     """The file layers' ``pi-memory-recall`` section with the extension config on top."""
     files = load_settings(ctx.cwd, project_trusted=ctx.is_project_trusted() is True)
-    for warning in files.section_warnings(SECTION):
-        ctx.ui.notify(f"pi-memory recall: {warning}", "warning")
-    if errors := files.section_errors(SECTION):
-        raise RecallSettingsError("; ".join(errors))
-    file_section = files.section(SECTION)
+    file_section = files.checked_section(SECTION, lambda text: ctx.ui.notify(f"pi-memory recall: {text}", "warning"))
     embedder = config.get("embedder")
     injected = {k: v for k, v in config.items() if k not in _INJECTED}
     if isinstance(embedder, str):
