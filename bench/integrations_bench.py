@@ -1,23 +1,34 @@
 #!/usr/bin/env python3
-"""One memory call through each framework adapter, against the direct ``MemoryStore`` call.
+"""One memory call through each framework adapter, against its peer in the same run.
 
-  direct                    the peer: ``store.add("memory", entry)`` / ``store.read("memory")``
-  memory_tools.call         ``MemoryTools.call(name, json_string)``: a hand-written loop's call
-  anthropic.MemoryTool      ``MemoryTool.call(input)``: what the SDK's tool runner calls with a
-                            ``tool_use`` block's input (``insert`` / ``view``)
-  pydantic_ai.tool          the ``memory_add`` / ``memory_read`` function ``MemoryToolset`` registers,
-                            awaited (the adapter layer alone)
-  pydantic_ai.agent_run     a whole Pydantic AI agent run whose ``FunctionModel`` makes that one call
-                            (the framework's run loop, validation and message building included)
+  memory_add / memory_read (each side on its own fresh memory directory)
+    direct                    the peer: ``store.add("memory", entry)`` / ``store.read("memory")``
+    memory_tools.call         ``MemoryTools.call(name, json_string)``: a hand-written loop's call
+    anthropic.MemoryTool      ``MemoryTool.call(input)``: what the SDK's tool runner calls with a
+                              ``tool_use`` block's input (``insert`` / ``view``)
+    pydantic_ai.tool          the ``memory_add`` / ``memory_read`` function ``MemoryToolset`` registers,
+                              awaited (the adapter layer alone)
+    pydantic_ai.agent_run     a whole Pydantic AI agent run whose ``FunctionModel`` makes that one call
+                              (the framework's run loop, validation and message building included)
+    openai_agents             ``FunctionTool.on_invoke_tool(ctx, json)`` from ``openai_agents.memory_tools``
+    langchain.invoke          ``BaseTool.invoke(tool_call)`` from ``langchain.memory_tools`` → ToolMessage
+    langchain.ainvoke         ``await BaseTool.ainvoke(tool_call)``
 
-Phases (each side on its own fresh memory directory, fsync on, limit raised so nothing is refused):
-``add`` of distinct ~80-char entries and ``read`` of a 20-entry MEMORY.md. The sides take turns call
-by call (the order rotates), so disk and scheduler noise hits all of them; every call's latency is
-recorded after a warm-up. Reported per side: p50/p95/mean in ms and calls/s, and per adapter the
-overhead over direct (p50 difference and ratio).
+  session (one small item per ``add_items``, then ``get_items`` of all of them)
+    agents_sqlite             the peer: the Agents SDK's own ``SQLiteSession`` on a file
+    pi_session                ``PiSession``: a pi v3 session file, under the session lock, re-read per call
 
-To add an adapter, add one entry to ``ADAPTERS``: a name and a factory taking the memory directory
-and returning ``(add, read)`` callables (sync or async) that take the call number.
+  langgraph_store (put / get / search with a query over 200 items)
+    in_memory                 the peer: LangGraph's ``InMemoryStore`` with ``static_embeddings`` as its index
+    pi_store                  ``PiStore`` on a SQLite file (hybrid search, scanner on every put)
+
+fsync is on and the memory limit raised so nothing is refused. The sides take turns call by call
+(the order rotates), so disk and scheduler noise hits all of them; every call's latency is recorded
+after a warm-up. Reported per side: p50/p95/mean in ms and calls/s, and per side other than the
+peer its overhead (p50 difference and ratio).
+
+To add a memory-tool adapter, add one entry to ``ADAPTERS``: a name and a factory taking the memory
+directory and returning ``(add, read)`` callables (sync or async) that take the call number.
 
     .venv/bin/python bench/integrations_bench.py          # prints JSON, writes bench/results/integrations_bench.json
     .venv/bin/python bench/integrations_bench.py --calls 100
@@ -46,6 +57,7 @@ RESULTS = REPO / "bench" / "results" / "integrations_bench.json"
 LIMIT = 1_000_000
 
 Call = Callable[[int], Any]
+_LOOP = asyncio.new_event_loop()  # one loop for every async side, as one application has
 Factory = Callable[[Path], tuple[Call, Call]]
 
 
@@ -136,12 +148,90 @@ def pydantic_ai_agent_run(directory: Path) -> tuple[Call, Call]:
     return add, read
 
 
+def openai_agents_tool(directory: Path) -> tuple[Call, Call]:
+    from pi_memory.integrations.openai_agents import memory_tools
+
+    tools = {tool.name: tool for tool in memory_tools(_store(directory), recall=False)}
+
+    async def add(i: int) -> None:
+        await tools["memory_add"].on_invoke_tool(None, json.dumps({"target": "memory", "content": _entry(i)}))  # type: ignore[arg-type]
+
+    async def read(i: int) -> None:
+        await tools["memory_read"].on_invoke_tool(None, '{"target": "memory"}')  # type: ignore[arg-type]
+
+    return add, read
+
+
+def _langchain_calls(directory: Path) -> tuple[Any, Any, Callable[[int, str], dict[str, Any]]]:
+    from pi_memory.integrations.langchain import memory_tools
+
+    tools = {tool.name: tool for tool in memory_tools(_store(directory), recall=False)}
+
+    def call(i: int, name: str) -> dict[str, Any]:
+        args = {"target": "memory"} if name == "memory_read" else {"target": "memory", "content": _entry(i)}
+        return {"type": "tool_call", "id": f"c{i}", "name": name, "args": args}
+
+    return tools["memory_add"], tools["memory_read"], call
+
+
+def langchain_invoke(directory: Path) -> tuple[Call, Call]:
+    add, read, call = _langchain_calls(directory)
+    return lambda i: add.invoke(call(i, "memory_add")), lambda i: read.invoke(call(i, "memory_read"))
+
+
+def langchain_ainvoke(directory: Path) -> tuple[Call, Call]:
+    add, read, call = _langchain_calls(directory)
+    return lambda i: add.ainvoke(call(i, "memory_add")), lambda i: read.ainvoke(call(i, "memory_read"))
+
+
 #: The adapters compared with ``direct``; each runs on its own memory directory.
 ADAPTERS: dict[str, Factory] = {
     "memory_tools.call": memory_tools_call,
     "anthropic.MemoryTool": anthropic_memory_tool,
     "pydantic_ai.tool": pydantic_ai_tool,
     "pydantic_ai.agent_run": pydantic_ai_agent_run,
+    "openai_agents": openai_agents_tool,
+    "langchain.invoke": langchain_invoke,
+    "langchain.ainvoke": langchain_ainvoke,
+}
+
+
+# ----------------------------------------------------------------------------- the peered sections
+
+
+def session_sides(directory: Path) -> dict[str, tuple[Call, Call]]:
+    """``(add_items of one item, get_items)`` for the Agents SDK's SQLiteSession and PiSession."""
+    from agents.memory import SQLiteSession
+
+    from pi_memory.integrations.openai_agents import PiSession
+
+    os.environ["PI_CODING_AGENT_DIR"] = str(directory)
+    item = {"role": "user", "content": "A short user message about the deploy schedule."}
+    sqlite = SQLiteSession("bench", str(directory / "agents.db"))
+    pi = PiSession("bench", cwd="/bench/project")
+    return {name: ((lambda i, s=session: s.add_items([dict(item)])), (lambda i, s=session: s.get_items()))
+            for name, session in (("agents_sqlite", sqlite), ("pi_session", pi))}
+
+
+def langgraph_stores(directory: Path) -> dict[str, Any]:
+    """LangGraph's InMemoryStore (the peer) and PiStore, each seeded with the same 200 items."""
+    from langgraph.store.memory import InMemoryStore
+
+    from pi_memory.integrations.langgraph import STATIC_EMBEDDING_DIMS, PiStore, static_embeddings
+
+    stores = {"in_memory": InMemoryStore(index={"dims": STATIC_EMBEDDING_DIMS, "embed": static_embeddings}),
+              "pi_store": PiStore(str(directory / "store.db"))}
+    for store in stores.values():
+        for i in range(200):
+            value = {"text": f"Seed fact {i}: user {i % 10} likes topic {i % 13}"}
+            store.put(("users", f"u{i % 10}"), f"seed{i}", value)
+    return stores
+
+
+STORE_OPS: dict[str, Callable[[Any, int], Any]] = {
+    "put": lambda s, i: s.put(("users", "bench"), f"k{i}", {"text": f"Bench fact {i} about deploys"}),
+    "get": lambda s, i: s.get(("users", "u1"), f"seed{(i * 10 + 1) % 200}"),
+    "search_query": lambda s, i: s.search(("users",), query="which topic does the user like", limit=5),
 }
 
 
@@ -158,17 +248,9 @@ def _summary(samples: list[float]) -> dict[str, float]:
     }
 
 
-async def _compare(phase: str, base: Path, calls: int, warmup: int) -> dict[str, list[float]]:
-    factories: dict[str, Factory] = {"direct": direct, **ADAPTERS}
-    sides: dict[str, Call] = {}
-    for n, (name, factory) in enumerate(factories.items()):
-        directory = base / f"side{n}"
-        if phase == "read":
-            seed = _store(directory)
-            for i in range(20):
-                seed.add("memory", _entry(100_000 + i))
-        add, read = factory(directory)
-        sides[name] = add if phase == "add" else read
+def _alternate(sides: dict[str, Call], calls: int, warmup: int) -> dict[str, list[float]]:
+    """Each side's per-call latency (after ``warmup`` rounds), the sides taking turns in a rotating order.
+    A sync side runs as a sync caller's would, outside any event loop; an async one on ``_LOOP``."""
     samples: dict[str, list[float]] = {name: [] for name in sides}
     names = list(sides)
     for i in range(warmup + calls):
@@ -177,11 +259,54 @@ async def _compare(phase: str, base: Path, calls: int, warmup: int) -> dict[str,
             begun = time.perf_counter()
             outcome = sides[name](i)
             if inspect.isawaitable(outcome):
-                await outcome
+                _LOOP.run_until_complete(outcome)
             elapsed = time.perf_counter() - begun
             if i >= warmup:
                 samples[name].append(elapsed)
     return samples
+
+
+def _against(peer: str, samples: dict[str, list[float]]) -> dict[str, Any]:
+    """The summaries, each non-peer side with its p50 overhead over ``peer``."""
+    base = _summary(samples[peer])
+    result: dict[str, Any] = {peer: base}
+    for name, measured in samples.items():
+        if name != peer:
+            stats = _summary(measured)
+            result[name] = {**stats, "overhead_p50_ms": round(stats["p50_ms"] - base["p50_ms"], 3),
+                            f"ratio_p50_over_{peer}": round(stats["p50_ms"] / base["p50_ms"], 2)}
+    return result
+
+
+def _tools(phase: str, base: Path, calls: int, warmup: int) -> dict[str, Any]:
+    sides: dict[str, Call] = {}
+    for n, (name, factory) in enumerate({"direct": direct, **ADAPTERS}.items()):
+        directory = base / f"side{n}"
+        if phase == "read":
+            seed = _store(directory)
+            for i in range(20):
+                seed.add("memory", _entry(100_000 + i))
+        add, read = factory(directory)
+        sides[name] = add if phase == "add" else read
+    return _against("direct", _alternate(sides, calls, warmup))
+
+
+def _session(base: Path, calls: int, warmup: int) -> dict[str, Any]:
+    sides = session_sides(base)
+    added = _alternate({name: add for name, (add, _) in sides.items()}, calls, warmup)
+    read = _alternate({name: get for name, (_, get) in sides.items()}, max(10, calls // 10), 2)
+    return {"add_items_one": _against("agents_sqlite", added),
+            f"get_items_all_{calls + warmup}": _against("agents_sqlite", read)}
+
+
+def _langgraph(base: Path, calls: int, warmup: int) -> dict[str, Any]:
+    stores = langgraph_stores(base)
+    try:
+        return {op: _against("in_memory", _alternate(
+                    {name: (lambda i, s=store, run=run: run(s, i)) for name, store in stores.items()}, calls, warmup))
+                for op, run in STORE_OPS.items()}
+    finally:
+        stores["pi_store"].close()
 
 
 def main() -> None:
@@ -191,15 +316,22 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only; keep bench/results as is")
     opts = parser.parse_args()
 
+    import agents
     import anthropic
+    import langchain_core
+    import langgraph.version
     import pydantic_ai
 
+    agents.set_tracing_disabled(True)
     wall = time.perf_counter()
     report: dict[str, Any] = {
         "bench": "integrations_bench",
-        "peer": "direct MemoryStore call in the same process (same store code, fsync on)",
+        "peer": ("the direct MemoryStore call in the same process (same store code, fsync on); the Agents "
+                 "SDK's SQLiteSession; LangGraph's InMemoryStore"),
         "ours_version": f"pi-memory {__version__}",
-        "frameworks": {"anthropic": anthropic.__version__, "pydantic_ai": pydantic_ai.__version__},
+        "frameworks": {"anthropic": anthropic.__version__, "pydantic_ai": pydantic_ai.__version__,
+                       "openai_agents": agents.__version__, "langchain_core": langchain_core.__version__,
+                       "langgraph": langgraph.version.__version__},
         "python": platform.python_version(),
         "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
         "calls": opts.calls,
@@ -208,17 +340,11 @@ def main() -> None:
     }
     for phase in ("add", "read"):
         with tempfile.TemporaryDirectory() as base:
-            samples = asyncio.run(_compare(phase, Path(base), opts.calls, opts.warmup))
-        peer = _summary(samples.pop("direct"))
-        result: dict[str, Any] = {"direct": peer}
-        for name, measured in samples.items():
-            stats = _summary(measured)
-            result[name] = {
-                **stats,
-                "overhead_p50_ms": round(stats["p50_ms"] - peer["p50_ms"], 3),
-                "ratio_p50_over_direct": round(stats["p50_ms"] / peer["p50_ms"], 2),
-            }
-        report["phases"][f"memory_{phase}"] = result
+            report["phases"][f"memory_{phase}"] = _tools(phase, Path(base), opts.calls, opts.warmup)
+    with tempfile.TemporaryDirectory() as base:
+        report["session"] = _session(Path(base), opts.calls, opts.warmup)
+    with tempfile.TemporaryDirectory() as base:
+        report["langgraph_store"] = _langgraph(Path(base), opts.calls, opts.warmup)
     report["wall_s"] = round(time.perf_counter() - wall, 1)
     text = json.dumps(report, indent=2)
     print(text)

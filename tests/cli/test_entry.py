@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 HEAVY = {"anthropic", "openai", "numpy", "mcp", "tokenizers", "onnxruntime"}
-# asyncio is not here: status reports whether dreaming can run, which reads the model registry
-FRAMEWORK = {"typer", "pydantic", "click"}
+# asyncio too: status reports whether dreaming can run from the settings and the model registry
+# alone (pi_memory.extensions.memory.readiness), without loading the agent loop or a provider
+FRAMEWORK = {"typer", "pydantic", "click", "asyncio"}
 
 # Runs pi-memory as `python -m pi_memory.cli` (argv after --) or, with --typer, the typer app itself,
 # then prints the top-level packages it imported (as JSON, on the last stderr line).
@@ -98,7 +99,8 @@ def test_public_names_of_lazy_packages_all_resolve(tmp_path: Path) -> None:
     names = imported_by(
         "import importlib\n"
         "for name in ('pi_memory', 'pi_memory.memory', 'pi_memory.session', 'pi_memory.host', 'pi_memory.recall',"
-        " 'pi_memory.extensions.memory', 'pi_memory.extensions.recall', 'pi_memory.extensions.decay'):\n"
+        " 'pi_memory.extensions.memory', 'pi_memory.extensions.recall', 'pi_memory.extensions.decay',"
+        " 'pi_memory.providers'):\n"
         "    package = importlib.import_module(name)\n"
         "    for public in package.__all__:\n"
         "        assert getattr(package, public) is not None, (name, public)\n"

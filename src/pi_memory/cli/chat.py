@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -23,24 +22,21 @@ from rich.markup import escape
 
 from pi_memory.base import content_text
 from pi_memory.cli import terminal
-from pi_memory.cli.calls import ConcurrentCalls
+from pi_memory.cli.console_ui import STYLES, ConsoleUI, Renderer, clip
 from pi_memory.cli.options import API_KEY_HELP, BASE_URL_HELP, endpoint_overrides
 from pi_memory.host import (
     CompactionError,
-    Event,
     HeadlessUI,
     NoModelError,
     SessionRuntime,
     SwitchResult,
 )
 from pi_memory.host.context import UI
-from pi_memory.host.types import NotifyLevel
 from pi_memory.providers import ModelNotFoundError
 from pi_memory.session import SessionError, SessionManager
 
 __all__ = ["chat"]
 
-_STYLES = {"info": "cyan", "warning": "yellow", "error": "red"}
 BUILTINS = {
     "new": "Start a new session",
     "resume": "Open an earlier session of this folder",
@@ -53,95 +49,6 @@ BUILTINS = {
     "help": "List commands",
     "quit": "Exit",
 }
-
-
-class ConsoleUI:
-    """``ctx.ui`` on a terminal: notices printed, dialogs answered on stdin."""
-
-    has_ui = True
-
-    def __init__(self, console: Console) -> None:
-        self.console = console
-        self.statuses: dict[str, str] = {}
-
-    def notify(self, message: str, level: NotifyLevel = "info") -> None:
-        self.console.print(f"[{_STYLES.get(level, 'cyan')}]{escape(message)}[/]")
-
-    def set_status(self, key: str, text: str | None) -> None:
-        if text is None:
-            self.statuses.pop(key, None)
-        else:
-            self.statuses[key] = text
-            self.console.print(f"[dim]{escape(key)}: {escape(text)}[/]")
-
-    async def _ask(self, prompt: str) -> str | None:
-        try:
-            return await asyncio.to_thread(input, prompt)
-        except EOFError:
-            return None
-
-    async def confirm(self, title: str, message: str, *, timeout: float | None = None) -> bool:
-        self.console.print(f"[bold]{escape(title)}[/] {escape(message)}")
-        answer = await self._ask("[y/N] ")
-        return (answer or "").strip().lower() in ("y", "yes")
-
-    async def select(self, title: str, options: Sequence[str], *, timeout: float | None = None) -> str | None:
-        self.console.print(f"[bold]{escape(title)}[/]")
-        for n, option in enumerate(options, 1):
-            self.console.print(f"  {n}. {escape(option)}")
-        answer = (await self._ask("number> ") or "").strip()
-        return options[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(options) else None
-
-    async def input(self, title: str, placeholder: str | None = None) -> str | None:
-        return await self._ask(f"{title}{f' ({placeholder})' if placeholder else ''}: ")
-
-
-# ----------------------------------------------------------------------------- rendering
-
-
-class Renderer:
-    """Streams assistant text and shows tool calls as they run."""
-
-    def __init__(self, console: Console, err: Console, stream: bool) -> None:
-        self.console, self.err, self.stream = console, err, stream
-        self._open_line = False
-        self._calls = ConcurrentCalls()
-
-    def __call__(self, event: Event) -> None:
-        kind = event["type"]
-        if kind == "message_update" and self.stream:
-            update = event["assistantMessageEvent"]
-            if update["type"] == "text_delta":
-                self.console.file.write(update["delta"])
-                self.console.file.flush()
-                self._open_line = True
-        elif kind == "message_end" and event["message"].get("role") == "assistant":
-            self._end_line()
-            message = event["message"]
-            if message.get("stopReason") in ("error", "aborted"):
-                self.err.print(f"[red]{escape(str(message.get('errorMessage') or message.get('stopReason')))}[/]")
-        elif kind == "tool_execution_start" and self.stream:
-            self._end_line()
-            self._calls.started(event)
-            args = json.dumps(event.get("args") or {}, ensure_ascii=False)
-            self.console.print(f"[dim cyan]→ {escape(str(event['toolName']))}({escape(_clip(args, 200))})[/]")
-        elif kind == "tool_execution_end" and self.stream:
-            result = event["result"]
-            text = _clip(content_text(result.content).replace("\n", " "), 200)
-            style = "red" if event.get("isError") else "dim"
-            self.console.print(f"[{style}]← {escape(self._calls.ended(event) + text)}[/]")
-        elif kind == "auto_compaction_start" and self.stream:
-            self.console.print(f"[dim]compacting ({escape(str(event.get('reason')))})…[/]")
-
-    def _end_line(self) -> None:
-        if self._open_line:
-            self.console.file.write("\n")
-            self.console.file.flush()
-            self._open_line = False
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # ----------------------------------------------------------------------------- setup
@@ -174,7 +81,7 @@ def _auth_problem(runtime: SessionRuntime) -> str | None:
 
 
 async def _print_mode(prompt: str, err: Console, **options: Any) -> int:
-    ui = HeadlessUI(on_notify=lambda text, level: err.print(f"[{_STYLES[level]}]{escape(text)}[/]")
+    ui = HeadlessUI(on_notify=lambda text, level: err.print(f"[{STYLES[level]}]{escape(text)}[/]")
                     if level != "info" else None)
     runtime = await _start(ui, **options)
     try:
@@ -337,7 +244,7 @@ class Chat:
             self.console.print("[dim]No other sessions in this folder.[/]")
             return
         for n, info in enumerate(sessions, 1):
-            label = info.name or _clip(info.first_message.replace("\n", " "), 60) or "(empty)"
+            label = info.name or clip(info.first_message.replace("\n", " "), 60) or "(empty)"
             self.console.print(f"  {n:>2}. {info.modified:%Y-%m-%d %H:%M}  {escape(label)} "
                                f"[dim]({info.message_count} messages)[/]")
         choice = (await self.ask("resume which? ") or "").strip()
@@ -351,7 +258,7 @@ class Chat:
             self.console.print("[dim]Nothing to fork from yet.[/]")
             return
         for n, entry in enumerate(users, 1):
-            self.console.print(f"  {n:>2}. {escape(_clip(content_text(entry['message'].get('content')), 70))}")
+            self.console.print(f"  {n:>2}. {escape(clip(content_text(entry['message'].get('content')), 70))}")
         choice = args or (await self.ask("fork before which message? ") or "").strip()
         if choice.isdigit() and 0 < int(choice) <= len(users):
             self._switched(await self.rt.fork(str(users[int(choice) - 1]["id"])), "Forked")
@@ -368,7 +275,7 @@ class Chat:
                         else str(entry.get("type")))
                 mark = " ←" if entry.get("id") == leaf else ""
                 label = f" [{node.label}]" if node.label else ""
-                self.console.print(f"{'  ' * depth}{entry.get('id')} {escape(_clip(what.replace(chr(10), ' '), 70))}"
+                self.console.print(f"{'  ' * depth}{entry.get('id')} {escape(clip(what.replace(chr(10), ' '), 70))}"
                                    f"{escape(label)}{mark}")
                 show(node.children, depth + 1)
 

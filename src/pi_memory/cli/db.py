@@ -16,15 +16,10 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from pi_memory.cli.lazy import command_group
 from pi_memory.cli.terminal import console
 
-app = typer.Typer(
-    name="db",
-    help="Create, upgrade and inspect the PostgreSQL memory schema (backend = \"postgres\").",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+app = command_group("db", "Create, upgrade and inspect the PostgreSQL memory schema (backend = \"postgres\").")
 
 out = console()
 err = console(stderr=True)

@@ -30,9 +30,9 @@ from pi_memory.cli.options import (
     load_memory_settings,
 )
 from pi_memory.cli.terminal import console
+from pi_memory.extensions.memory import DreamOptions, DreamOutcome, dream, dream_location
 from pi_memory.extensions.memory.agent import MemoryAction
 from pi_memory.extensions.memory.consolidation import MAX_CONSOLIDATION_TURNS
-from pi_memory.extensions.memory.dream import DreamOptions, DreamOutcome, dream, dream_location
 from pi_memory.extensions.memory.settings import ModelRef, SettingsError, open_settings_store
 from pi_memory.extensions.memory.turns import Turn
 from pi_memory.host import Event

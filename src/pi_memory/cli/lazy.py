@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_group_from_info
 from typer.models import CommandInfo, TyperInfo
 
-__all__ = ["lazy_group"]
+__all__ = ["command_group", "lazy_group"]
 
 
 class _Commands(MutableMapping[str, Command]):
@@ -83,3 +83,10 @@ def lazy_group(targets: Mapping[str, str]) -> type[TyperGroup]:
     ``"module:attribute"`` (a command function or a sub-app), imported on first use. They come
     after the registered commands, in the order given (typer lists sub-apps after commands)."""
     return type("LazyGroup", (_LazyGroup,), {"targets": dict(targets)})
+
+
+def command_group(name: str, help: str, *, cls: type[TyperGroup] | None = None) -> typer.Typer:
+    """A command group as every ``pi-memory`` group is made: help when called without a command,
+    no shell-completion options, and no rich tracebacks (errors are messages with a next step)."""
+    return typer.Typer(name=name, cls=cls, help=help, no_args_is_help=True, add_completion=False,
+                       pretty_exceptions_enable=False)

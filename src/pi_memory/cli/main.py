@@ -19,7 +19,7 @@ import typer
 from rich.text import Text
 
 from pi_memory import __version__
-from pi_memory.cli.lazy import lazy_group
+from pi_memory.cli.lazy import command_group, lazy_group
 from pi_memory.cli.options import Options, store_command
 from pi_memory.cli.render import next_step
 from pi_memory.cli.store_run import Opened, err, out, run_store, show_read, show_status, usage_error
@@ -58,14 +58,8 @@ def _flags_take_no_value() -> None:
 _flags_take_no_value()
 
 
-app = typer.Typer(
-    name="pi-memory",
-    cls=lazy_group(_LAZY_COMMANDS),
-    help="Inspect and edit the agent's curated memory (MEMORY.md and USER.md).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+app = command_group("pi-memory", "Inspect and edit the agent's curated memory (MEMORY.md and USER.md).",
+                    cls=lazy_group(_LAZY_COMMANDS))
 
 def _version(value: bool) -> None:
     if value:

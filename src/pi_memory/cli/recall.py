@@ -7,17 +7,28 @@ scanner flags is marked with a warning (models get a placeholder instead, see
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Callable, Iterator
 from datetime import UTC
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, DownloadColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from pi_memory.backends import redact
+from pi_memory.cli.lazy import command_group
 from pi_memory.cli.terminal import console
 from pi_memory.recall import RecallError, open_index
 from pi_memory.recall.backfill import backfill
@@ -26,13 +37,7 @@ from pi_memory.recall.open import default_url
 from pi_memory.recall.safety import threats_in
 from pi_memory.session import get_sessions_dir
 
-app = typer.Typer(
-    name="recall",
-    help="Search every past message (hybrid full-text + embedding index).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+app = command_group("recall", "Search every past message (hybrid full-text + embedding index).")
 
 out = console()
 err = console(stderr=True)
@@ -114,22 +119,10 @@ def index_cmd(
     except RecallError as exc:
         _fail(str(exc))
     try:
-        with Progress(
-            TextColumn("[bold]indexing[/bold] {task.description}"),
-            BarColumn(),
-            DownloadColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-            disable=as_json,
-        ) as bar:
-            task = bar.add_task("sessions", total=None)
+        with _progress("indexing", "sessions", DownloadColumn(), quiet=as_json) as (update, step):
 
             def progress(file: str, done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total, description=Path(file).name[:40])
-
-            def step(message: str) -> None:
-                bar.update(task, description=f"— {message}")
+                update(done, total, Path(file).name[:40])
 
             result = backfill(index, root, _state_path(target), progress=progress, step=step)
         count = index.count()
@@ -239,30 +232,32 @@ def reindex_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json:
 
     target = url or default_url()
     try:
-        with Progress(
-            TextColumn("[bold]re-embedding[/bold] {task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-            disable=as_json,
-        ) as bar:
-            task = bar.add_task("messages", total=None)
-
-            def progress(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-
-            def step(message: str) -> None:
-                bar.update(task, description=f"— {message}")
-
-            total = reindex(target, embedder, progress=progress, step=step)
+        with _progress("re-embedding", "messages", MofNCompleteColumn(), quiet=as_json) as (update, step):
+            total = reindex(target, embedder, progress=update, step=step)
     except RecallError as exc:
         _fail(str(exc))
     if as_json:
         typer.echo(json.dumps({"reindexed": total, "index": redact(target, target)}))
     else:
         out.print(Text(f"Re-embedded {total} message(s)."))
+
+
+@contextlib.contextmanager
+def _progress(verb: str, unit: str, counter: ProgressColumn, *, quiet: bool,
+              ) -> Iterator[tuple[Callable[..., None], Callable[[str], None]]]:
+    """A transient bar on stderr (none with ``--json``), as ``update(done, total, description=None)``
+    and ``step(message)`` for the long index runs to report through."""
+    with Progress(TextColumn(f"[bold]{verb}[/bold] {{task.description}}"), BarColumn(), counter,
+                  TimeRemainingColumn(), console=err, transient=True, disable=quiet) as bar:
+        task = bar.add_task(unit, total=None)
+
+        def update(done: int, total: int, description: str | None = None) -> None:
+            bar.update(task, completed=done, total=total, description=description)
+
+        def step(message: str) -> None:
+            bar.update(task, description=f"— {message}")
+
+        yield update, step
 
 
 class _opened:

@@ -19,7 +19,7 @@ from rich.text import Text
 
 if TYPE_CHECKING:
     from pi_memory.cli.options import Options
-    from pi_memory.extensions.memory.dream import DreamingReport
+    from pi_memory.extensions.memory import DreamingReport
     from pi_memory.extensions.memory.settings import MemorySettings
     from pi_memory.host.settings import Settings
     from pi_memory.memory import MemoryStore
@@ -102,7 +102,7 @@ def print_locations(console: Console, locations: list[Location]) -> None:
 
 def dreaming_status(memory: MemorySettings, store: MemoryStore, host: Settings) -> DreamingReport | None:
     """Whether the background dream can run over ``store`` (None for a store never dreamed over)."""
-    from pi_memory.extensions.memory.dream import STATE_FILE, dream_location, dreaming_report
+    from pi_memory.extensions.memory.readiness import STATE_FILE, dream_location, dreaming_report
     from pi_memory.providers import ModelRegistry
 
     where = dream_location(memory, store)

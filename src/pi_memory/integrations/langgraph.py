@@ -39,12 +39,10 @@ import asyncio
 import json
 import math
 import os
-import re
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +71,8 @@ from pi_memory.recall.text import content_terms, terms
 from pi_memory.security.threats import first_threat_message
 from pi_memory.session import get_agent_dir
 
+from .langgraph_sql import TABLE_NAME, Database, join_namespace, split_namespace
+
 if TYPE_CHECKING:
     from pi_memory.integrations.langchain import PiMemoryMiddleware
 
@@ -81,9 +81,6 @@ __all__ = ["STATIC_EMBEDDING_DIMS", "PiMemoryMiddleware", "PiStore", "StoreWrite
 
 STATIC_EMBEDDING_DIMS = 256
 """Dimensions of :func:`static_embeddings` (the shipped ``minilm-static-256`` table)."""
-_TABLE = re.compile(r"[a-z_][a-z0-9_]{0,40}")
-_ALIVE = "(expires_at IS NULL OR expires_at > ?)"  # an expired item is never returned, swept or not
-_SEP = "\x1f"  # joins namespace labels in one column; prefix search is a string prefix on it
 _BM25_K1, _BM25_B = 1.2, 0.75
 
 _static: StaticEmbedder | None = None
@@ -151,90 +148,6 @@ def _refusal(op: PutOp) -> str | None:
     return None
 
 
-# ----------------------------------------------------------------------------- the database
-
-
-class _Database:
-    """The few statements the store needs, on SQLite or PostgreSQL (``?`` placeholders)."""
-
-    def __init__(self, url: str, table: str) -> None:
-        self.items, self.vectors = f"{table}_items", f"{table}_vectors"
-        self.postgres = url.startswith(("postgresql://", "postgres://"))
-        self._lock = threading.RLock()
-        if self.postgres:
-            import psycopg
-
-            self._pg = psycopg.connect(url, autocommit=True)
-            blob, serial = "BYTEA", "BIGSERIAL"
-        else:
-            path = Path(url[len("sqlite://"):] if url.startswith("sqlite:///") else url).expanduser()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._sqlite = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
-            self._sqlite.execute("PRAGMA busy_timeout=30000")
-            self._sqlite.execute("PRAGMA journal_mode=WAL")
-            blob, serial = "BLOB", "INTEGER"
-        with self.transaction():
-            self.execute(f"""CREATE TABLE IF NOT EXISTS {self.items} (
-                seq {serial} PRIMARY KEY{'' if self.postgres else ' AUTOINCREMENT'},
-                namespace TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
-                created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
-                expires_at DOUBLE PRECISION, ttl_minutes DOUBLE PRECISION,
-                UNIQUE (namespace, key))""")
-            self.execute(f"""CREATE TABLE IF NOT EXISTS {self.vectors} (
-                namespace TEXT NOT NULL, key TEXT NOT NULL, path TEXT NOT NULL, text TEXT NOT NULL,
-                vector {blob}, PRIMARY KEY (namespace, key, path))""")
-
-    def transaction(self) -> Any:
-        return _Transaction(self)
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        if self.postgres:
-            with self._pg.cursor() as cur:
-                cur.execute(sql.replace("?", "%s"), list(params))
-                return list(cur.fetchall()) if cur.description is not None else []
-        cursor = self._sqlite.execute(sql, list(params))
-        return list(cursor.fetchall())
-
-    def close(self) -> None:
-        with self._lock:
-            if self.postgres:
-                self._pg.close()
-            else:
-                self._sqlite.close()
-
-
-class _Transaction:
-    """One batch is one transaction (``BEGIN IMMEDIATE`` on SQLite: writers queue, none is lost)."""
-
-    def __init__(self, db: _Database) -> None:
-        self.db = db
-        self._pg_tx: Any = None
-
-    def __enter__(self) -> _Database:
-        self.db._lock.acquire()
-        try:
-            if self.db.postgres:
-                self._pg_tx = self.db._pg.transaction()
-                self._pg_tx.__enter__()
-            else:
-                self.db._sqlite.execute("BEGIN IMMEDIATE")
-        except BaseException:
-            self.db._lock.release()
-            raise
-        return self.db
-
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
-        try:
-            if self.db.postgres:
-                self._pg_tx.__exit__(kind, exc, tb)
-            elif kind is None:
-                self.db._sqlite.execute("COMMIT")
-            else:
-                self.db._sqlite.execute("ROLLBACK")
-        finally:
-            self.db._lock.release()
-
-
 # ----------------------------------------------------------------------------- filters & namespaces
 
 
@@ -276,18 +189,6 @@ def _namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) ->
     return all(p == "*" or n == p for n, p in pairs)
 
 
-def _join(namespace: Sequence[str]) -> str:
-    return _SEP.join(namespace)
-
-
-def _split(joined: str) -> tuple[str, ...]:
-    return tuple(joined.split(_SEP)) if joined else ()
-
-
-def _iso(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, UTC).isoformat()
-
-
 # ----------------------------------------------------------------------------- the store
 
 
@@ -305,7 +206,7 @@ class PiStore(BaseStore):
         search_config: SearchConfig | None = None,
         table: str = "langgraph",
     ) -> None:
-        if _TABLE.fullmatch(table) is None:
+        if TABLE_NAME.fullmatch(table) is None:
             raise ValueError(f"table must be a lower-case SQL identifier such as 'langgraph', got {table!r}")
         self.url = os.fspath(url) if url is not None else _default_url()
         self.index_config: IndexConfig = dict(index or {})  # type: ignore[assignment]
@@ -323,7 +224,7 @@ class PiStore(BaseStore):
             self._embed_query = embeddings.embed_query
         self._fields = [(path, tokenize_path(path) if path != "$" else "$")
                         for path in (self.index_config.get("fields") or ["$"])]
-        self._db = _Database(self.url, table)
+        self._db = Database(self.url, table)
         self._closed = threading.Event()
         interval = (ttl or {}).get("sweep_interval_minutes")
         if interval:
@@ -365,10 +266,7 @@ class PiStore(BaseStore):
         results: list[Result] = []
         with self._db.transaction() as db:
             if any(isinstance(op, PutOp) for op in ops):
-                db.execute(f"DELETE FROM {db.vectors} WHERE EXISTS (SELECT 1 FROM {db.items} i WHERE "
-                           f"i.namespace = {db.vectors}.namespace AND i.key = {db.vectors}.key "
-                           "AND i.expires_at IS NOT NULL AND i.expires_at <= ?)", [now])
-                db.execute(f"DELETE FROM {db.items} WHERE expires_at IS NOT NULL AND expires_at <= ?", [now])
+                db.drop_expired(now)
             for n, op in enumerate(ops):
                 if isinstance(op, GetOp):
                     results.append(self._get(db, op, now))
@@ -391,57 +289,27 @@ class PiStore(BaseStore):
         """Delete expired items now; returns how many were deleted."""
         now = time.time()
         with self._db.transaction() as db:
-            expired = db.execute(f"SELECT namespace, key FROM {db.items} WHERE expires_at IS NOT NULL "
-                                 "AND expires_at <= ?", [now])
+            expired = db.expired(now)
             for namespace, key in expired:
-                self._delete(db, namespace, key)
+                db.delete(namespace, key)
         return len(expired)
 
     # --- operations ----------------------------------------------------------------------------
 
-    def _refresh(self, db: _Database, rows: Sequence[tuple[Any, ...]], refresh: bool, now: float) -> None:
-        if not refresh:
-            return
-        for row in rows:
-            if row[6] is not None:  # ttl_minutes
-                db.execute(f"UPDATE {db.items} SET expires_at = ? WHERE namespace = ? AND key = ?",
-                           [now + float(row[6]) * 60, row[0], row[1]])
-
-    _COLUMNS = "namespace, key, value, created_at, updated_at, seq, ttl_minutes"
-
-    def _get(self, db: _Database, op: GetOp, now: float) -> Item | None:
-        rows = db.execute(f"SELECT {self._COLUMNS} FROM {db.items} WHERE namespace = ? AND key = ? "
-                          f"AND {_ALIVE}", [_join(op.namespace), op.key, now])
+    def _get(self, db: Database, op: GetOp, now: float) -> Item | None:
+        rows = db.get(join_namespace(op.namespace), op.key, now)
         if not rows:
             return None
-        self._refresh(db, rows, op.refresh_ttl, now)
+        if op.refresh_ttl:
+            db.refresh(rows, now)
         return _item(rows[0])
 
-    def _put(self, db: _Database, op: PutOp, now: float, vectors: list[tuple[str, str, bytes]] | None) -> None:
-        namespace = _join(op.namespace)
+    def _put(self, db: Database, op: PutOp, now: float, vectors: list[tuple[str, str, bytes]] | None) -> None:
+        namespace = join_namespace(op.namespace)
         if op.value is None:
-            self._delete(db, namespace, op.key)
-            return
-        ttl = op.ttl
-        expires = now + float(ttl) * 60 if ttl is not None else None
-        value = json.dumps(dict(op.value), ensure_ascii=False)
-        stamp = _iso(now)
-        existing = db.execute(f"SELECT created_at FROM {db.items} WHERE namespace = ? AND key = ?", [namespace, op.key])
-        if existing:
-            db.execute(f"UPDATE {db.items} SET value = ?, updated_at = ?, expires_at = ?, ttl_minutes = ? "
-                       "WHERE namespace = ? AND key = ?", [value, stamp, expires, ttl, namespace, op.key])
+            db.delete(namespace, op.key)
         else:
-            db.execute(f"INSERT INTO {db.items} (namespace, key, value, created_at, updated_at, expires_at, "
-                       "ttl_minutes) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [namespace, op.key, value, stamp, stamp, expires, ttl])
-        db.execute(f"DELETE FROM {db.vectors} WHERE namespace = ? AND key = ?", [namespace, op.key])
-        for path, text, vector in vectors or []:
-            db.execute(f"INSERT INTO {db.vectors} (namespace, key, path, text, vector) VALUES (?, ?, ?, ?, ?)",
-                       [namespace, op.key, path, text, vector])
-
-    def _delete(self, db: _Database, namespace: str, key: str) -> None:
-        db.execute(f"DELETE FROM {db.items} WHERE namespace = ? AND key = ?", [namespace, key])
-        db.execute(f"DELETE FROM {db.vectors} WHERE namespace = ? AND key = ?", [namespace, key])
+            db.put(namespace, op.key, json.dumps(dict(op.value), ensure_ascii=False), now, op.ttl, vectors or [])
 
     def _embed_puts(self, ops: Sequence[Op]) -> dict[int, list[tuple[str, str, bytes]]]:
         """Per put (by position in the batch): ``(path, text, vector bytes)`` for each indexed text."""
@@ -461,13 +329,8 @@ class PiStore(BaseStore):
             by_put.setdefault(n, []).append((path, text, np.asarray(vector, dtype=np.float32).tobytes()))
         return by_put
 
-    def _search(self, db: _Database, op: SearchOp, now: float, query_vectors: Mapping[str, Any]) -> list[SearchItem]:
-        prefix = _join(op.namespace_prefix)
-        where, params = _ALIVE, list[Any]([now])
-        if op.namespace_prefix:
-            where += " AND (namespace = ? OR substr(namespace, 1, ?) = ?)"
-            params += [prefix, len(prefix) + 1, prefix + _SEP]
-        rows = db.execute(f"SELECT {self._COLUMNS} FROM {db.items} WHERE {where} ORDER BY seq", params)
+    def _search(self, db: Database, op: SearchOp, now: float, query_vectors: Mapping[str, Any]) -> list[SearchItem]:
+        rows = db.alive(op.namespace_prefix, now)
         if op.filter:
             rows = [r for r in rows if all(_matches(json.loads(r[2]).get(k), v) for k, v in op.filter.items())]
         scores: dict[int, float] = {}
@@ -476,15 +339,16 @@ class PiStore(BaseStore):
             ranked = sorted((r for r in rows if r[5] in scores), key=lambda r: -scores[r[5]])
             rows = ranked + [r for r in rows if r[5] not in scores]  # unindexed items last, as InMemoryStore
         page = rows[op.offset: op.offset + op.limit]
-        self._refresh(db, page, op.refresh_ttl, now)
+        if op.refresh_ttl:
+            db.refresh(page, now)
         return [_search_item(r, scores.get(r[5]) if op.query else None) for r in page]
 
-    def _rank(self, db: _Database, rows: Sequence[tuple[Any, ...]], query: str, query_vector: Any) -> dict[int, float]:
+    def _rank(self, db: Database, rows: Sequence[tuple[Any, ...]], query: str, query_vector: Any) -> dict[int, float]:
         """Fused BM25 + cosine score per item ``seq`` (items without indexed text get none)."""
         keys = {(r[0], r[1]): r[5] for r in rows}
         texts: dict[int, list[str]] = {}
         best_cosine: dict[int, float] = {}
-        for namespace, key, text, vector in self._vectors(db, rows):
+        for namespace, key, text, vector in db.vectors_for(rows):
             seq = keys.get((namespace, key))
             if seq is None:
                 continue
@@ -498,19 +362,8 @@ class PiStore(BaseStore):
         fused = fuse(lexical, best_cosine, self.search_config)
         return {seq: fused.get(seq, 0.0) for seq in texts}
 
-    def _vectors(self, db: _Database, rows: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        namespaces = sorted({r[0] for r in rows})
-        found: list[tuple[Any, ...]] = []
-        for start in range(0, len(namespaces), 500):
-            chunk = namespaces[start: start + 500]
-            marks = ", ".join("?" for _ in chunk)
-            found += db.execute(f"SELECT namespace, key, text, vector FROM {db.vectors} WHERE namespace IN ({marks})",
-                                chunk)
-        return found
-
-    def _list_namespaces(self, db: _Database, op: ListNamespacesOp, now: float) -> list[tuple[str, ...]]:
-        rows = db.execute(f"SELECT DISTINCT namespace FROM {db.items} WHERE {_ALIVE}", [now])
-        namespaces = [_split(r[0]) for r in rows]
+    def _list_namespaces(self, db: Database, op: ListNamespacesOp, now: float) -> list[tuple[str, ...]]:
+        namespaces = db.namespaces(now)
         if op.match_conditions:
             namespaces = [ns for ns in namespaces if all(_namespace_matches(c, ns) for c in op.match_conditions)]
         if op.max_depth is not None:
@@ -543,12 +396,12 @@ def _bm25(documents: Mapping[int, str], query: str, drop_stopwords: bool) -> dic
 
 
 def _item(row: tuple[Any, ...]) -> Item:
-    return Item(value=json.loads(row[2]), key=row[1], namespace=_split(row[0]),
+    return Item(value=json.loads(row[2]), key=row[1], namespace=split_namespace(row[0]),
                 created_at=datetime.fromisoformat(row[3]), updated_at=datetime.fromisoformat(row[4]))
 
 
 def _search_item(row: tuple[Any, ...], score: float | None) -> SearchItem:
-    return SearchItem(namespace=_split(row[0]), key=row[1], value=json.loads(row[2]),
+    return SearchItem(namespace=split_namespace(row[0]), key=row[1], value=json.loads(row[2]),
                       created_at=datetime.fromisoformat(row[3]), updated_at=datetime.fromisoformat(row[4]), score=score)
 
 

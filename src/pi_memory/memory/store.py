@@ -25,7 +25,6 @@ from pathlib import Path
 
 from pi_memory.base.js import js_trim
 from pi_memory.base.lock import DEFAULT_TIMEOUT
-from pi_memory.base.settings import whole_number
 from pi_memory.memory.backend import (
     BACKUP_FAILED,
     BackendBlocked,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_memory._coerce import whole_number
 from pi_memory.base.js import js_trim
+from pi_memory.base.settings import whole_number
 from pi_memory.memory.entries import contains_delimiter, entry_length
 from pi_memory.security.threats import MAX_SCAN_CHARS, first_threat_message
 

@@ -14,39 +14,40 @@ network or the model does. See ``docs/providers.md``.
 
 from __future__ import annotations
 
-from .anthropic_msgs import ANTHROPIC_MESSAGES_API, AnthropicMessagesProvider
-from .base import (
-    ABORTED_MESSAGE,
-    BaseProvider,
-    MessageBuilder,
-    Provider,
-    ProviderError,
-    complete,
-    is_connection_error,
-)
-from .convert import prepare_messages, system_prompt_text
-from .openai_compat import OPENAI_COMPLETIONS_API, OpenAICompletionsProvider
-from .overflow import is_context_overflow
-from .registry import (
-    ModelNotFoundError,
-    ModelRegistry,
-    ProviderConfig,
-    clear_command_cache,
-    parse_model_ref,
-    resolve_config_value,
-)
-from .scripted import SCRIPTED_API, Reply, ScriptedProvider, scripted_model
-from .types import (
-    AssistantMessage,
-    AssistantMessageEvent,
-    Context,
-    Model,
-    ModelCost,
-    StreamOptions,
-    ThinkingLevel,
-    Tool,
-    Usage,
-)
+from typing import TYPE_CHECKING
+
+from pi_memory._lazy import lazy_package
+
+if TYPE_CHECKING:  # imported on first use (pi_memory._lazy): a settings check loads no provider
+    from ._errors import ProviderError, is_connection_error
+    from .anthropic_msgs import AnthropicMessagesProvider
+    from .base import ABORTED_MESSAGE, BaseProvider, MessageBuilder, Provider, complete
+    from .convert import prepare_messages, system_prompt_text
+    from .openai_compat import OpenAICompletionsProvider
+    from .overflow import is_context_overflow
+    from .registry import (
+        ModelNotFoundError,
+        ModelRegistry,
+        ProviderConfig,
+        clear_command_cache,
+        parse_model_ref,
+        resolve_config_value,
+    )
+    from .scripted import Reply, ScriptedProvider, scripted_model
+    from .types import (
+        ANTHROPIC_MESSAGES_API,
+        OPENAI_COMPLETIONS_API,
+        SCRIPTED_API,
+        AssistantMessage,
+        AssistantMessageEvent,
+        Context,
+        Model,
+        ModelCost,
+        StreamOptions,
+        ThinkingLevel,
+        Tool,
+        Usage,
+    )
 
 __all__ = [
     "ABORTED_MESSAGE",
@@ -83,3 +84,5 @@ __all__ = [
     "scripted_model",
     "system_prompt_text",
 ]
+
+lazy_package(__name__)

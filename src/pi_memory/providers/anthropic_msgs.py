@@ -17,11 +17,10 @@ from ._builder import MessageBuilder
 from ._errors import ProviderError
 from .base import BaseProvider
 from .convert import prepare_messages, system_prompt_text
-from .types import Context, Model, StreamOptions, ThinkingLevel
+from .types import ANTHROPIC_MESSAGES_API, Context, Model, StreamOptions, ThinkingLevel
 
 __all__ = ["ANTHROPIC_MESSAGES_API", "AnthropicMessagesProvider", "build_request"]
 
-ANTHROPIC_MESSAGES_API: Final = "anthropic-messages"
 _CACHE: Final = {"type": "ephemeral"}
 _THINKING_BUDGETS: Final[dict[str, int]] = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384,
                                             "xhigh": 16384}

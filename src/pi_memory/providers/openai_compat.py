@@ -20,11 +20,10 @@ from ._builder import MessageBuilder
 from ._errors import ProviderError
 from .base import BaseProvider
 from .convert import prepare_messages, system_prompt_text
-from .types import Context, Model, StreamOptions
+from .types import OPENAI_COMPLETIONS_API, Context, Model, StreamOptions
 
 __all__ = ["OPENAI_COMPLETIONS_API", "OpenAICompletionsProvider", "build_request"]
 
-OPENAI_COMPLETIONS_API: Final = "openai-completions"
 _REASONING_FIELDS: Final = ("reasoning_content", "reasoning", "reasoning_text")
 _NO_KEY: Final = "no-key"  # the SDK insists on a key; keyless local servers ignore this one
 

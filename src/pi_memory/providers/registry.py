@@ -23,17 +23,16 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pi_memory.base.settings import expand_env_template
 
-from .anthropic_msgs import ANTHROPIC_MESSAGES_API, AnthropicMessagesProvider
-from .base import MessageBuilder, Provider, complete
-from .openai_compat import OPENAI_COMPLETIONS_API, OpenAICompletionsProvider
-from .scripted import SCRIPTED_API, ScriptedProvider
-from .types import AssistantMessage, AssistantMessageEvent, Context, Model, ModelCost, StreamOptions
+from .types import ANTHROPIC_MESSAGES_API, OPENAI_COMPLETIONS_API, SCRIPTED_API, Model, ModelCost
+
+if TYPE_CHECKING:
+    from .base import Provider
 
 __all__ = [
     "ModelNotFoundError",
@@ -171,11 +170,7 @@ class ModelRegistry:
         self._env = env
         self.warnings: list[str] = []
         self._configs = _builtins(os.environ if env is None else env)
-        self._providers: dict[str, Provider] = {
-            OPENAI_COMPLETIONS_API: OpenAICompletionsProvider(),
-            ANTHROPIC_MESSAGES_API: AnthropicMessagesProvider(),
-            SCRIPTED_API: ScriptedProvider.echo(),
-        }
+        self._providers: dict[str, Provider] = {}  # built-in providers are created on first use
         self.default_provider: str | None = None
         self.default_model_id: str | None = None
         if settings:
@@ -389,38 +384,29 @@ class ModelRegistry:
     def get_provider(self, model: Model) -> Provider:
         """The provider for ``model.api``, filling in the API key and reporting a missing one as an
         error message (never an exception). An unknown api yields a provider that says so."""
+        from .keyed import KeyedProvider
+
         inner = self._providers.get(model.api)
-        return _KeyedProvider(self, inner)
+        if inner is None:
+            inner = _builtin_provider(model.api)
+            if inner is not None:
+                self._providers[model.api] = inner
+        return KeyedProvider(self, inner)
 
 
-class _KeyedProvider:
-    """Adds the registry's key to each request; turns configuration problems into error messages."""
+def _builtin_provider(api: str) -> Provider | None:
+    """The provider class that serves ``api``, imported only now: checking settings and keys
+    (``pi-memory status``) then never loads the HTTP clients and the asyncio machinery."""
+    if api == OPENAI_COMPLETIONS_API:
+        from .openai_compat import OpenAICompletionsProvider
 
-    def __init__(self, registry: ModelRegistry, inner: Provider | None) -> None:
-        self._registry = registry
-        self._inner = inner
+        return OpenAICompletionsProvider()
+    if api == ANTHROPIC_MESSAGES_API:
+        from .anthropic_msgs import AnthropicMessagesProvider
 
-    async def stream(
-        self, model: Model, context: Context, options: StreamOptions | None = None
-    ) -> AsyncIterator[AssistantMessageEvent]:
-        opts = options or StreamOptions()
-        if self._inner is None:
-            problem: str | None = (f"No provider for api {model.api!r} (model {model.ref}). Supported: "
-                                   f"{OPENAI_COMPLETIONS_API}, {ANTHROPIC_MESSAGES_API}, {SCRIPTED_API}.")
-        else:
-            problem = None if opts.api_key is not None else self._registry.auth_problem(model)
-        if self._inner is None or problem is not None:
-            events: list[AssistantMessageEvent] = []
-            MessageBuilder(model, events.append).fail("error", problem or "")
-            for event in events:
-                yield event
-            return
-        if opts.api_key is None:
-            opts = replace(opts, api_key=self._registry.get_api_key(model))
-        async for event in self._inner.stream(model, context, opts):
-            yield event
+        return AnthropicMessagesProvider()
+    if api == SCRIPTED_API:
+        from .scripted import ScriptedProvider
 
-    async def complete(
-        self, model: Model, context: Context, options: StreamOptions | None = None
-    ) -> AssistantMessage:
-        return await complete(self, model, context, options)
+        return ScriptedProvider.echo()
+    return None

@@ -27,11 +27,10 @@ from pi_memory.base import content_text
 
 from ._builder import MessageBuilder
 from .base import BaseProvider
-from .types import Context, Model, ModelCost, StreamOptions
+from .types import SCRIPTED_API, Context, Model, ModelCost, StreamOptions
 
 __all__ = ["SCRIPTED_API", "Reply", "ScriptFunction", "ScriptedProvider", "scripted_model"]
 
-SCRIPTED_API: Final = "scripted"
 
 Reply: TypeAlias = str | Mapping[str, Any]
 ScriptFunction: TypeAlias = Callable[[Context], Reply | Awaitable[Reply]]

@@ -7,10 +7,9 @@ in code rather than in files (models, options) are dataclasses.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, TypedDict
 
 from pi_memory.session.entries import (
     AssistantMessage,
@@ -26,7 +25,13 @@ from pi_memory.session.entries import (
     UserMessage,
 )
 
+if TYPE_CHECKING:
+    import asyncio
+
 __all__ = [
+    "ANTHROPIC_MESSAGES_API",
+    "OPENAI_COMPLETIONS_API",
+    "SCRIPTED_API",
     "AssistantMessage",
     "AssistantMessageEvent",
     "ContentBlock",
@@ -59,6 +64,12 @@ __all__ = [
     "UsageCost",
     "UserMessage",
 ]
+
+#: The wire formats a :class:`Model`'s ``api`` names; each is served by one provider class, which
+#: the registry creates only when a model of that api is used (so a settings check stays light).
+ANTHROPIC_MESSAGES_API: Final = "anthropic-messages"
+OPENAI_COMPLETIONS_API: Final = "openai-completions"
+SCRIPTED_API: Final = "scripted"
 
 Message: TypeAlias = Mapping[str, Any]
 """A pi message as found in a session: user, assistant, toolResult, system, custom, bashExecution,

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import builtins
 import os
-import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
-from pi_memory.base.js import date_parse_ms, iso_now, js_trim
+from pi_memory.base.js import iso_now
 
+from . import factories, records
 from .branching import branched_entries, fork_session, new_header, session_file_path
 from .context import (
     SessionContext,
@@ -39,12 +39,9 @@ from .context import (
 )
 from .context import build_context_entries as _build_context_entries
 from .discovery import (
-    find_most_recent_session,
     find_session_by_id,
     list_all_sessions,
     list_sessions,
-    session_directory,
-    session_scope,
 )
 from .entries import UNSET, Entry
 from .errors import EntryNotFoundError, SessionError
@@ -54,13 +51,12 @@ from .messages import get_current_system_message
 from .migrate import migrate_to_current_version
 from .paths import get_default_session_dir_path, normalize_path, resolve_path
 from .persistence import SessionFile
-from .store import DamagedLine, LoadResult, load_records
+from .store import DamagedLine, LoadResult
 from .tree import SessionTreeNode, branch_path, build_tree, index_entries, is_conversation
 
 __all__ = ["SessionManager"]
 
 
-_NEWLINES_RE: Final = re.compile(r"[\r\n]+")
 
 
 class SessionManager:
@@ -71,18 +67,9 @@ class SessionManager:
     ones you get back as read-only, they are the session's own records.
     """
 
-    def __init__(
-        self,
-        cwd: str,
-        session_dir: str,
-        session_file: str | None,
-        persist: bool,
-        *,
-        id: str | None = None,
-        parent_session: str | None = None,
-        preloaded: LoadResult | None = None,
-        preloaded_entries: Sequence[Entry] | None = None,
-    ) -> None:
+    def __init__(self, cwd: str, session_dir: str, session_file: str | None, persist: bool, *, id: str | None = None,
+                 parent_session: str | None = None, preloaded: LoadResult | None = None,
+                 preloaded_entries: Sequence[Entry] | None = None) -> None:
         """Prefer the named constructors; this mirrors pi's constructor for the rare direct use."""
         self._cwd = resolve_path(cwd)
         self._session_dir = normalize_path(session_dir)
@@ -148,18 +135,17 @@ class SessionManager:
             self._file.path = session_file_path(self._session_dir, header)
         return self._file.path
 
-    def _load_entries(
-        self, records: builtins.list[Entry], *, id: str | None = None, parent_session: str | None = None
-    ) -> None:
-        header = next((r for r in records if r.get("type") == "session"), None)
+    def _load_entries(self, loaded: builtins.list[Entry], *, id: str | None = None,
+                      parent_session: str | None = None) -> None:
+        header = next((r for r in loaded if r.get("type") == "session"), None)
         if header is not None:
-            self._file_entries = records
+            self._file_entries = loaded
             self._session_id = header.get("id")  # type: ignore[assignment]
             if migrate_to_current_version(self._file_entries):
                 self._rewrite_file()
         else:
             self.new_session(id=id, parent_session=parent_session)
-            self._file_entries = self._file_entries + records
+            self._file_entries = self._file_entries + loaded
         self._build_index()
 
     def _build_index(self) -> None:
@@ -246,22 +232,14 @@ class SessionManager:
         """Record a model switch; the context's model is the latest change or assistant message."""
         return self._add("model_change", {"provider": provider, "modelId": model_id})
 
-    def append_usage(
-        self, kind: str, provider: str, model: str, usage: Mapping[str, Any], note: str | None = None
-    ) -> Entry:
+    def append_usage(self, kind: str, provider: str, model: str, usage: Mapping[str, Any],
+                     note: str | None = None) -> Entry:
         """Record model usage that is not an assistant message (e.g. ``cache_warm``); returns the entry."""
         fields = {"kind": kind, "provider": provider, "model": model, "usage": dict(usage)}
         return self._by_id[self._add("usage", {**fields, "note": note} if note else fields)]
 
-    def append_compaction(
-        self,
-        summary: str,
-        first_kept_entry_id: str | None,
-        tokens_before: int,
-        details: Any = None,
-        from_hook: bool | None = None,
-        usage: Mapping[str, Any] | None = None,
-    ) -> str:
+    def append_compaction(self, summary: str, first_kept_entry_id: str | None, tokens_before: int, details: Any = None,
+                          from_hook: bool | None = None, usage: Mapping[str, Any] | None = None) -> str:
         """Append a compaction: context before ``first_kept_entry_id`` becomes ``summary``.
 
         ``first_kept_entry_id=None`` keeps nothing from before (pi stores the entry's own id).
@@ -271,15 +249,8 @@ class SessionManager:
         timestamp = iso_now()
         system_message = get_current_system_message(self.build_session_projection().messages)
         entry_id = self._new_id()
-        fields: dict[str, Any] = {
-            "summary": summary,
-            "firstKeptEntryId": first_kept_entry_id if first_kept_entry_id is not None else entry_id,
-            "tokensBefore": tokens_before,
-            **_given(details=details, usage=dict(usage) if usage is not None else None, fromHook=from_hook),
-        }
-        if system_message is not None:
-            system_message["timestamp"] = int(date_parse_ms(timestamp))
-            fields["systemMessage"] = system_message
+        fields = records.compaction_fields(entry_id, timestamp, summary, first_kept_entry_id, tokens_before,
+                                           records.summary_extras(details, usage, from_hook), system_message)
         return self._add("compaction", fields, entry_id=entry_id, timestamp=timestamp)
 
     def append_custom_entry(self, custom_type: str, data: Any = UNSET) -> str:
@@ -289,27 +260,16 @@ class SessionManager:
 
     def append_session_info(self, name: str) -> str:
         """Name the session (newlines become spaces, then trimmed); an empty name clears it."""
-        return self._add("session_info", {"name": js_trim(_NEWLINES_RE.sub(" ", name))})
+        return self._add("session_info", {"name": records.session_name(name)})
 
     def get_session_name(self) -> str | None:
         """The latest ``session_info`` name in file order (any branch); None when unnamed or cleared."""
-        for entry in reversed(self._file_entries):
-            if entry.get("type") == "session_info":
-                name = entry.get("name")
-                return (js_trim(name) or None) if isinstance(name, str) else None
-        return None
+        return records.latest_name(self._file_entries)
 
-    def append_custom_message_entry(
-        self, custom_type: str, content: str | Sequence[Mapping[str, Any]], display: bool, details: Any = None
-    ) -> str:
+    def append_custom_message_entry(self, custom_type: str, content: str | Sequence[Mapping[str, Any]], display: bool,
+                                    details: Any = None) -> str:
         """Inject an extension message the LLM sees as a user message; ``details`` is never sent."""
-        head = {
-            "customType": custom_type,
-            "content": content if isinstance(content, str) else [dict(block) for block in content],
-            "display": display,
-            **_given(details=details),
-        }
-        return self._add("custom_message", head=head)
+        return self._add("custom_message", head=records.custom_message_head(custom_type, content, display, details))
 
     def append_context_edit(self, target_id: str, replacement: Mapping[str, Any] | None) -> str:
         """Replace (``{"content": ...}``) or hide (``None``) an earlier entry's content, on this branch.
@@ -317,12 +277,7 @@ class SessionManager:
         The target must be on the active branch and be a user, assistant or toolResult message
         or a custom message. A string replacement for assistant/toolResult becomes one text block.
         """
-        if replacement is not None and (
-            not isinstance(replacement, Mapping)
-            or "content" not in replacement
-            or not isinstance(replacement["content"], (str, builtins.list))
-        ):
-            raise ValueError("Context edit replacement must be null or contain string/array content")
+        records.check_replacement(replacement)
         target = self._by_id.get(target_id)
         if target is None:
             raise EntryNotFoundError(target_id)
@@ -335,7 +290,7 @@ class SessionManager:
         """Set a label on an entry; ``None`` or ``""`` clears it. Labels never reach the LLM."""
         if target_id not in self._by_id:
             raise EntryNotFoundError(target_id)
-        entry_id = self._add("label", {"targetId": target_id, **_given(label=label)})
+        entry_id = self._add("label", {"targetId": target_id, **records.given(label=label)})
         if label:
             self._labels[target_id] = label
             self._label_timestamps[target_id] = self._by_id[entry_id]["timestamp"]
@@ -413,14 +368,8 @@ class SessionManager:
         """Move the leaf before the first entry; the next append is a new root."""
         self._leaf_id = None
 
-    def branch_with_summary(
-        self,
-        branch_from_id: str | None,
-        summary: str,
-        details: Any = None,
-        from_hook: bool | None = None,
-        usage: Mapping[str, Any] | None = None,
-    ) -> str:
+    def branch_with_summary(self, branch_from_id: str | None, summary: str, details: Any = None,
+                            from_hook: bool | None = None, usage: Mapping[str, Any] | None = None) -> str:
         """Branch to ``branch_from_id`` (None: a new root) and append a summary of the branch left.
 
         ``fromId`` records the leaf we came from (``"root"`` if there was none), as pi 1.6.0 does.
@@ -429,7 +378,7 @@ class SessionManager:
             raise EntryNotFoundError(branch_from_id)
         from_id = self._leaf_id if self._leaf_id is not None else "root"
         self._leaf_id = branch_from_id
-        optional = _given(details=details, usage=dict(usage) if usage is not None else None, fromHook=from_hook)
+        optional = records.summary_extras(details, usage, from_hook)
         return self._add("branch_summary", {"fromId": from_id, "summary": summary, **optional})
 
     def create_branched_session(self, leaf_id: str) -> str | None:
@@ -461,72 +410,34 @@ class SessionManager:
     # --- factories -----------------------------------------------------------------------------
 
     @staticmethod
-    def create(
-        cwd: str, session_dir: str | None = None, *, id: str | None = None, parent_session: str | None = None
-    ) -> SessionManager:
+    def create(cwd: str, session_dir: str | None = None, *, id: str | None = None,
+               parent_session: str | None = None) -> SessionManager:
         """A new session for ``cwd`` in ``session_dir`` (default ``<agentDir>/sessions/--<cwd>--``)."""
-        directory = session_directory(cwd, session_dir)
-        return SessionManager(cwd, directory, None, True, id=id, parent_session=parent_session)
+        return SessionManager(**factories.created(cwd, session_dir, id=id, parent_session=parent_session))
 
     @staticmethod
     def open(path: str, session_dir: str | None = None, cwd_override: str | None = None) -> SessionManager:
         """Open a session file (migrating v1/v2 files to v3); a missing path starts a session there.
-
-        The cwd comes from the header unless ``cwd_override`` is given; ``session_dir`` (for later
-        branching) defaults to the file's directory. Raises :class:`SessionError` if the file is
-        not empty and its first readable line is not a session header.
-        """
-        resolved = resolve_path(path)
-        preloaded: LoadResult | None = None
-        header: Entry | None = None
-        if os.path.exists(resolved):
-            preloaded = load_records(resolved)
-            if preloaded.valid:
-                header = preloaded.records[0]
-        header_cwd = header.get("cwd") if header is not None else None
-        if cwd_override is not None:
-            cwd = cwd_override
-        elif isinstance(header_cwd, str):
-            cwd = header_cwd
-        else:
-            cwd = os.getcwd()
-        directory = normalize_path(session_dir) if session_dir else os.path.dirname(resolved)
-        return SessionManager(cwd, directory, resolved, True, preloaded=preloaded)
+        Where the cwd and ``session_dir`` come from: :func:`factories.opened`. Raises
+        :class:`SessionError` if the file is not empty and its first readable line is no header."""
+        return SessionManager(**factories.opened(path, session_dir, cwd_override))
 
     @staticmethod
     def continue_recent(cwd: str, session_dir: str | None = None) -> SessionManager:
         """Open the most recently modified session for ``cwd``, or create one (``pi --continue``)."""
-        scope = session_scope(cwd, session_dir)
-        return SessionManager(cwd, scope.directory, find_most_recent_session(scope.directory, scope.cwd_filter), True)
+        return SessionManager(**factories.recent(cwd, session_dir))
 
     @staticmethod
-    def in_memory(
-        cwd: str | None = None,
-        *,
-        id: str | None = None,
-        parent_session: str | None = None,
-        entries: Sequence[Entry] | None = None,
-    ) -> SessionManager:
+    def in_memory(cwd: str | None = None, *, id: str | None = None, parent_session: str | None = None,
+                  entries: Sequence[Entry] | None = None) -> SessionManager:
         """A session that is never written to disk (``pi --no-session``), optionally preloaded."""
-        return SessionManager(
-            cwd if cwd is not None else os.getcwd(),
-            "",
-            None,
-            False,
-            id=id,
-            parent_session=parent_session,
-            preloaded_entries=entries,
-        )
+        return SessionManager(**factories.in_memory(cwd, id=id, parent_session=parent_session, entries=entries))
 
     @staticmethod
-    def fork_from(
-        source_path: str, target_cwd: str, session_dir: str | None = None, *, id: str | None = None
-    ) -> SessionManager:
-        """Copy another project's session into ``target_cwd``'s session directory and open it.
-
-        The copy gets a new id, the new cwd and ``parentSession`` = the source; the source is
-        never modified. A v1/v2 source is migrated in the copy (pi would copy it verbatim).
-        """
+    def fork_from(source_path: str, target_cwd: str, session_dir: str | None = None, *,
+                  id: str | None = None) -> SessionManager:
+        """Copy another project's session into ``target_cwd``'s session directory and open it (a new
+        id, the new cwd, ``parentSession`` = the source, which is never modified; see :func:`fork_session`)."""
         return SessionManager(*fork_session(source_path, target_cwd, session_dir, id=id), True)
 
     @staticmethod
@@ -544,8 +455,3 @@ class SessionManager:
         """Every session under ``<agentDir>/sessions`` (or only ``session_dir``), newest first."""
         return list_all_sessions(session_dir)
 
-
-
-def _given(**fields: Any) -> dict[str, Any]:
-    """The fields whose value is not ``None`` (pi leaves unset optional keys out), in order."""
-    return {key: value for key, value in fields.items() if value is not None}

@@ -12,20 +12,18 @@ from pi_memory._lazy import lazy_package
 
 if TYPE_CHECKING:  # imported on first use (pi_memory._lazy)
     from .consolidation import CONSOLIDATION_SYSTEM_PROMPT, build_consolidation_prompt
-    from .dream import (
-        DREAM_LOCK_KEY,
-        STATE_FILE,
-        DreamOptions,
-        DreamOutcome,
-        DreamState,
-        dream,
-        dream_location,
-        read_state,
-        run_dream,
-        write_state,
-    )
+    from .dream import DREAM_LOCK_KEY, DreamOptions, DreamOutcome, dream, run_dream
     from .extraction import ExtractionRunner
     from .lifecycle import STATUS_KEY, MemoryExtension, memory_extension
+    from .readiness import (
+        STATE_FILE,
+        DreamingReport,
+        DreamState,
+        dream_location,
+        dreaming_report,
+        read_state,
+        write_state,
+    )
     from .settings import DreamingSettings, MemorySettings, ModelRef, SettingsError, open_settings_store, parse_settings
     from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
     from .turns import Turn, collect_turns
@@ -39,6 +37,7 @@ __all__ = [
     "DreamOptions",
     "DreamOutcome",
     "DreamState",
+    "DreamingReport",
     "DreamingSettings",
     "ExtractionRunner",
     "MemoryExtension",
@@ -51,6 +50,7 @@ __all__ = [
     "collect_turns",
     "dream",
     "dream_location",
+    "dreaming_report",
     "memory_extension",
     "open_settings_store",
     "parse_settings",

@@ -108,12 +108,13 @@ def run_memory_command(store: MemoryStore | None, args: str, notify: Notify, dre
         _status(store, notify, dreaming)
     elif sub == "read":
         _read(store, rest, notify)
-    elif sub == "add":
-        target, content = _split_target(rest)
-        if not content.strip():
-            notify(USAGE["add"], "warning")
+    elif sub in ("add", "remove"):
+        target, text = _split_target(rest)
+        if not text.strip():
+            notify(USAGE[sub], "warning")
             return
-        _report(store.add(target, content), f"Added to {target}.", notify)
+        change, done = (store.add, "Added to") if sub == "add" else (store.remove, "Removed from")
+        _report(change(target, text), f"{done} {target}.", notify)
     elif sub == "replace":
         target, body = _split_target(rest)
         old, arrow, new = body.partition("->")
@@ -121,11 +122,5 @@ def run_memory_command(store: MemoryStore | None, args: str, notify: Notify, dre
             notify(USAGE["replace"], "warning")
             return
         _report(store.replace(target, old.strip(), new.strip()), f"Replaced in {target}.", notify)
-    elif sub == "remove":
-        target, old = _split_target(rest)
-        if not old.strip():
-            notify(USAGE["remove"], "warning")
-            return
-        _report(store.remove(target, old), f"Removed from {target}.", notify)
     else:
         notify(UNKNOWN, "warning")

@@ -24,9 +24,6 @@ changes, for ``pi-memory dream`` and for tests.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
-import math
 import shutil
 import sys
 import tempfile
@@ -34,16 +31,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from pi_memory.base.fs import atomic_write_text
-from pi_memory.base.js import date_parse_ms
 from pi_memory.host import AbortSignal, Event
 from pi_memory.memory import TARGETS, LockBusy, MemoryStore, file_lock
 from pi_memory.memory.backend import StorageBackend
 from pi_memory.memory.files import FILE_NAMES
 from pi_memory.memory.store import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT
-from pi_memory.providers import Model, ModelRegistry, is_connection_error
+from pi_memory.providers import ModelRegistry
 
 from .agent import MemoryAgentRun, run_memory_agent
 from .consolidation import (
@@ -52,74 +47,26 @@ from .consolidation import (
     Redaction,
     build_consolidation_prompt,
 )
-from .settings import DreamingSettings, MemorySettings, ModelRef
+from .readiness import (
+    FAILURE_KEY,
+    STATE_FILE,
+    DreamState,
+    SharedBackend,
+    load_state,
+    model_problem,
+    save_state,
+)
+from .settings import DreamingSettings
 from .turns import Turn, collect_turns, iso_ms
 
-__all__ = ["DREAM_LOCK_KEY", "STATE_FILE", "DreamOptions", "DreamOutcome", "DreamState", "DreamingReport", "dream",
-           "dream_location", "dreaming_report", "read_state", "run_dream", "write_state"]
+__all__ = ["DREAM_LOCK_KEY", "DreamOptions", "DreamOutcome", "dream", "run_dream"]
 
-STATE_FILE = "dreaming-state.json"
 #: The advisory lock a dream holds on a shared backend (PostgreSQL scopes it to the namespace).
 DREAM_LOCK_KEY = "dreaming"
 _HOUR_MS = 3_600_000
 
 
-@runtime_checkable
-class SharedBackend(Protocol):
-    """A backend other machines use too, with a lock that spans them (PostgreSQL's advisory lock)."""
-
-    def advisory_lock(self, key: str, *, dedicated: bool = False) -> contextlib.AbstractContextManager[bool]: ...
-
-    def describe(self) -> str: ...
-
 Progress = Callable[[str, Any], None]
-
-
-@dataclass(frozen=True)
-class DreamState:
-    """``dreaming-state.json``. ``last_session_count`` is, as in pi-memory, a count of *turns*."""
-
-    last_consolidated_at: str | None = None
-    last_session_count: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def last_ms(self) -> float | None:
-        if self.last_consolidated_at is None:
-            return None
-        ms = date_parse_ms(self.last_consolidated_at)
-        return None if math.isnan(ms) else ms
-
-
-def read_state(memory_dir: Path) -> DreamState:
-    """The saved state; a missing or malformed file means "never dreamed"."""
-    return _load_state(memory_dir / STATE_FILE)
-
-
-def _load_state(path: Path) -> DreamState:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return DreamState()
-    if not isinstance(data, dict):
-        return DreamState()
-    last = data.get("lastConsolidatedAt")
-    count = data.get("lastSessionCount")
-    extra = {k: v for k, v in data.items() if k not in ("lastConsolidatedAt", "lastSessionCount")}
-    return DreamState(last if isinstance(last, str) else None,
-                      count if isinstance(count, int) and not isinstance(count, bool) else 0, extra)
-
-
-def write_state(memory_dir: Path, state: DreamState) -> None:
-    """Write the state atomically (2-space JSON), keeping keys other tools may have added."""
-    _save_state(memory_dir / STATE_FILE, state)
-
-
-def _save_state(path: Path, state: DreamState) -> None:
-    data = {**state.extra, "lastConsolidatedAt": state.last_consolidated_at,
-            "lastSessionCount": state.last_session_count}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 @dataclass
@@ -175,23 +122,6 @@ class DreamOutcome:
     after: dict[str, list[str]] = field(default_factory=dict)
     usage_before: dict[str, str] = field(default_factory=dict)
     usage_after: dict[str, str] = field(default_factory=dict)
-
-
-def dream_location(settings: MemorySettings, store: MemoryStore) -> dict[str, Any] | None:
-    """The :class:`DreamOptions` keys that say where ``store``'s memory and this machine's state are.
-
-    Files: ``memory_dir`` (the directory lock, ``dreaming-state.json`` beside the files). A shared
-    PostgreSQL store: its ``backend`` (advisory lock, writes) and a ``state_file`` of this machine
-    (:meth:`MemorySettings.dream_state_file`). ``None`` for an injected store on a backend that
-    cannot be locked across processes — that one is not dreamed over.
-    """
-    memory_id = getattr(store.backend, "memory_id", None)
-    if store.dir is not None:
-        return {"memory_dir": store.dir}
-    if settings.shared and isinstance(memory_id, str) and isinstance(store.backend, SharedBackend):
-        state_file = settings.dream_state_file(memory_id)
-        return {"memory_dir": state_file.parent, "state_file": state_file, "backend": store.backend}
-    return None
 
 
 def _aborted(options: DreamOptions) -> bool:
@@ -253,7 +183,7 @@ async def _shared(options: DreamOptions, backend: StorageBackend, settings: Drea
 
 
 async def _gated(options: DreamOptions, settings: DreamingSettings) -> DreamOutcome:
-    state = _load_state(options.state_path)
+    state = load_state(options.state_path)
     now = options.clock()
     last = state.last_ms
     if not options.ignore_gates and last is not None and now - last < settings.min_hours_since_last_run * _HOUR_MS:
@@ -272,30 +202,18 @@ async def _gated(options: DreamOptions, settings: DreamingSettings) -> DreamOutc
     if options.dry_run:
         return outcome
     if outcome.ran:
-        extra = {k: v for k, v in state.extra.items() if k != _FAILURE_KEY}
-        _save_state(options.state_path, DreamState(iso_ms(now), len(turns), extra))
+        extra = {k: v for k, v in state.extra.items() if k != FAILURE_KEY}
+        save_state(options.state_path, DreamState(iso_ms(now), len(turns), extra))
     elif outcome.reason == "failed":  # remembered so `pi-memory status` can say why dreaming is not happening
         failure = {"at": iso_ms(now), "message": outcome.message}
-        _save_state(options.state_path, replace(state, extra={**state.extra, _FAILURE_KEY: failure}))
+        save_state(options.state_path, replace(state, extra={**state.extra, FAILURE_KEY: failure}))
     return outcome
-
-
-def _model_problem(registry: ModelRegistry, ref: ModelRef) -> tuple[Model | None, str, str]:
-    """The dreaming model, or None with the reason (``no-model``, ``no-auth``) and its words."""
-    model = registry.find(ref.provider, ref.model)
-    if model is None:
-        return None, "no-model", (f"Unknown provider {ref.provider!r} for the dreaming model {ref}. Set "
-                                  "pi-memory.dreaming.model in settings.json, or add the provider under providers.")
-    problem = registry.auth_problem(model)
-    if problem is not None:
-        return None, "no-auth", f"The dreaming model {ref} cannot be used: {problem}"
-    return model, "", ""
 
 
 async def _consolidate(options: DreamOptions, settings: DreamingSettings, turns: list[Turn]) -> DreamOutcome:
     registry = options.model_registry
     ref = settings.model
-    model, reason, message = _model_problem(registry, ref)
+    model, reason, message = model_problem(registry, ref)
     if model is None:
         return DreamOutcome(False, reason, message, turns)
     if not turns:  # even an explicit run has nothing to give the model
@@ -338,57 +256,6 @@ async def _consolidate(options: DreamOptions, settings: DreamingSettings, turns:
         outcome.ran, outcome.reason = True, "done"
         outcome.message = f"Consolidated {len(turns)} turn(s) in {outcome.agent.turns} model call(s)."
     return outcome
-
-
-_FAILURE_KEY = "lastFailure"  # ours; pi-memory ignores (and on its next success drops) unknown keys
-_SILENCE = 'or switch background dreaming off: "pi-memory": {"dreaming": {"enabled": false}}'
-
-
-@dataclass(frozen=True)
-class DreamingReport:
-    """Whether background dreaming can happen, and if not, why and which setting fixes it.
-
-    ``reason``: None when it can run; ``disabled``, ``no-model``, ``no-auth``, or ``unreachable`` /
-    ``failed`` when the last attempt's model call failed (read from the dreaming state).
-    """
-
-    model: str
-    reason: str | None = None
-    message: str = ""
-
-    @property
-    def on(self) -> bool:
-        return self.reason is None
-
-    def line(self) -> str:
-        """One line for a status display or a banner."""
-        return f"Dreaming: on ({self.model})" if self.on else f"Dreaming is off: {self.message}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"on": self.on, "model": self.model, "reason": self.reason, "message": self.message or None}
-
-
-def dreaming_report(dreaming: DreamingSettings, registry: ModelRegistry,
-                    state_path: Path | None = None) -> DreamingReport:
-    """Can the background dream run? Checks the settings and the model (no network), then the
-    last attempt recorded in ``state_path``: a dream whose model could not be reached says so."""
-    ref = str(dreaming.model)
-    if not dreaming.enabled:
-        return DreamingReport(ref, "disabled", "pi-memory.dreaming.enabled is false in settings.json.")
-    model, reason, message = _model_problem(registry, dreaming.model)
-    if model is None:
-        fix = ("set its API key or another model in pi-memory.dreaming.model" if reason == "no-auth"
-               else "set pi-memory.dreaming.model")
-        return DreamingReport(ref, reason, f"{message} Fix: {fix}, {_SILENCE}.")
-    failure = _load_state(state_path).extra.get(_FAILURE_KEY) if state_path is not None else None
-    if isinstance(failure, dict) and isinstance(failure.get("message"), str):
-        text = failure["message"]
-        kind = "unreachable" if is_connection_error(text) else "failed"
-        fix = (f"start the server at {model.base_url}, or point the model elsewhere (providers.{model.provider}"
-               ".baseUrl, --base-url)") if kind == "unreachable" else "check the model's settings"
-        return DreamingReport(ref, kind, f"the last dream (at {failure.get('at')}) failed: {text} Fix: {fix}, or "
-                                         f"choose another model in pi-memory.dreaming.model, {_SILENCE}.")
-    return DreamingReport(ref)
 
 
 def _copy_to_scratch(options: DreamOptions, scratch: Path) -> str | None:

@@ -30,8 +30,9 @@ from pi_memory.host.settings import load_settings
 from pi_memory.memory import MEMORY_GUIDANCE, MemoryStore, create_memory_tools
 
 from . import command
-from .dream import DreamingReport, DreamOptions, dream, dream_location, dreaming_report
+from .dream import DreamOptions, dream
 from .extraction import ExtractionRunner
+from .readiness import DreamingReport, dream_location, dreaming_report
 from .settings import SECTION, DreamingSettings, MemorySettings, open_settings_store, parse_settings
 from .snapshot import SNAPSHOT_TYPE, capture_snapshot, saved_snapshot
 
