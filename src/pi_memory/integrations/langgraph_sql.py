@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,7 +54,7 @@ class Database:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._sqlite = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
             self._sqlite.execute("PRAGMA busy_timeout=30000")
-            self._sqlite.execute("PRAGMA journal_mode=WAL")
+            _use_wal(self._sqlite)
             blob, serial = "BLOB", "INTEGER"
         with self.transaction():
             self.execute(f"""CREATE TABLE IF NOT EXISTS {self.items} (
@@ -192,3 +193,21 @@ class Transaction:
                 self.db._sqlite.execute("ROLLBACK")
         finally:
             self.db._lock.release()
+
+
+def _use_wal(db: sqlite3.Connection, wait: float = 30.0) -> None:
+    """Switch ``db`` to WAL, retrying while another process holds the file.
+
+    Changing the journal mode needs the file to itself, and SQLite answers "database is locked"
+    at once instead of calling the busy handler, so two processes opening a new store together
+    would fail here; once one of them has switched, the mode is persistent and this is a no-op.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
