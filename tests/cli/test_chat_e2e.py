@@ -5,35 +5,26 @@ real pi (1.6.0, under Node) and must give the same ``buildSessionContext`` and b
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from peer_modules import load_test_module
 from pi_memory.session import SessionManager, jsjson
 
 TESTS = Path(__file__).resolve().parents[1]
 PI_MEMORY = str(Path(sys.executable).parent / "pi-memory")
 
 
-def _load(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the file executes
-    spec.loader.exec_module(module)
-    return module
 
-
-loopback = _load(TESTS / "providers" / "conftest.py", "_chat_e2e_loopback")
-interop = _load(TESTS / "interop" / "conftest.py", "_chat_e2e_interop")
+loopback = load_test_module("providers/conftest.py")
+interop = load_test_module("interop/conftest.py")
 
 EXTENSION = '''
 def extension(pi, config=None):

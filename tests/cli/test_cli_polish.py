@@ -5,18 +5,17 @@ Python API's filters, and the chat's system prompt lists each tool once, cleanly
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from peer_modules import load_test_module
 from pi_memory.memory import MEMORY_GUIDANCE
 from pi_memory.recall import SQLiteIndex
 
@@ -119,16 +118,8 @@ def test_recall_search_refuses_a_time_it_cannot_read(index: Path) -> None:
 # ----------------------------------------------------------------------------- the chat system prompt
 
 
-def _load(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
-
-loopback = _load(TESTS / "providers" / "conftest.py", "_cli_polish_loopback")
+loopback = load_test_module("providers/conftest.py")
 
 EXTENSION = '''
 def extension(pi, config=None):

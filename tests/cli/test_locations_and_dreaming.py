@@ -7,7 +7,6 @@ Real ``pi-memory`` subprocesses in a temporary HOME, the real SDK against a loop
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -15,10 +14,11 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+
+from peer_modules import load_test_module
 
 TESTS = Path(__file__).resolve().parents[1]
 PI_MEMORY = str(Path(sys.executable).parent / "pi-memory")
@@ -26,16 +26,8 @@ _CLEAR = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_B
           "PI_AGENT_HOME", "PI_CODING_AGENT_DIR", "PI_MEMORY_RECALL_URL", "PI_MEMORY_DSN")
 
 
-def _load(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
-
-loopback = _load(TESTS / "providers" / "conftest.py", "_locations_loopback")
+loopback = load_test_module("providers/conftest.py")
 
 
 @pytest.fixture

@@ -9,14 +9,12 @@ first answers the runtime, the second is installed in the runtime's model regist
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from peer_modules import load_test_module  # noqa: F401  (re-exported for the extension tests)
 from pi_memory.extensions.memory import MemoryExtension, memory_extension
 from pi_memory.host import HeadlessUI, SessionRuntime
 from pi_memory.memory import MEMORY_GUIDANCE
@@ -26,20 +24,6 @@ from pi_memory.session import SessionManager
 TESTS = Path(__file__).resolve().parents[1]
 NO_DREAMS = {"dreaming": {"enabled": False}}
 DREAM_MODEL = {"provider": "scripted", "model": "dreamer"}
-
-
-def load_test_module(relative: str) -> ModuleType:
-    """A helper module of another test folder (``interop/conftest.py``, ``providers/conftest.py``)."""
-    path = TESTS / relative
-    name = "_memext_" + relative.replace("/", "_").removesuffix(".py")
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the file executes
-    spec.loader.exec_module(module)
-    return module
 
 
 def write_memory(directory: Path, memory: Iterable[str] = (), user: Iterable[str] = ()) -> None:

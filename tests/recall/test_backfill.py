@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from peer_modules import load_test_module
 from pi_memory.recall import SQLiteIndex
 from pi_memory.recall.backfill import backfill, records_from_entries
 from pi_memory.session import SessionManager
-
-from .conftest import ROOT
 
 
 def _index(tmp_path: Path) -> SQLiteIndex:
@@ -135,12 +132,7 @@ def test_backfill_our_own_sessions(tmp_path: Path) -> None:
 
 
 def _node_peer() -> Any:
-    spec = importlib.util.spec_from_file_location("interop_conftest", ROOT / "tests" / "interop" / "conftest.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module.find_node_peer()
+    return load_test_module("interop/conftest.py").find_node_peer()
 
 
 @pytest.mark.interop
