@@ -160,3 +160,28 @@ def test_installed_entry_points_are_served_by_pi_memory_mcp(tmp_path: Path) -> N
             assert result.structured_content == {"success": True, "memories": ["first"], "namespace": None}
 
     anyio.run(scenario)
+
+
+def test_one_tool_protocol_serves_the_host_the_mcp_server_and_the_adapters(tmp_path: Any) -> None:
+    """The MCP server and the framework adapters take the same :class:`Tool`; the memory,
+    recall and decay tools satisfy it, and an object missing ``output_schema`` does not."""
+    from pi_memory.base import Tool
+    from pi_memory.integrations.common import PiTool, pi_tools
+    from pi_memory.mcp import McpTool
+    from pi_memory.memory import MemoryStore
+
+    assert McpTool is Tool and PiTool is Tool
+    tools = pi_tools(MemoryStore(tmp_path), recall=False)
+    assert [tool.name for tool in tools] == ["memory_add", "memory_replace", "memory_remove", "memory_read"]
+    assert all(isinstance(tool, Tool) for tool in tools)
+
+    class NoOutputSchema:
+        name = "x"
+        description = "x"
+        parameters: dict[str, Any] = {"type": "object"}
+
+        async def execute(self, tool_call_id: str, params: Any, signal: Any = None,
+                          on_update: Any = None, ctx: Any = None) -> Any:
+            return None
+
+    assert not isinstance(NoOutputSchema(), Tool)
