@@ -10,7 +10,7 @@ import logging
 import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import anyio
 import pytest
@@ -178,7 +178,7 @@ def test_one_tool_protocol_serves_the_host_the_mcp_server_and_the_adapters(tmp_p
     class NoOutputSchema:
         name = "x"
         description = "x"
-        parameters: dict[str, Any] = {"type": "object"}
+        parameters: ClassVar[dict[str, Any]] = {"type": "object"}
 
         async def execute(self, tool_call_id: str, params: Any, signal: Any = None,
                           on_update: Any = None, ctx: Any = None) -> Any:
