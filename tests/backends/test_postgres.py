@@ -1,5 +1,5 @@
 """PostgreSQL backend beyond the shared store suite: processes, killed connections, outages,
-schema migrations, advisory locks and the settings switch. All against a real server."""
+schema migrations and the settings switch (advisory locks: test_advisory.py). All against a real server."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from psycopg import conninfo
 from storage_fixtures import fresh_namespace
 
 from pi_memory.backends import SettingsError, close_store, describe_store, open_store, store_problem
-from pi_memory.backends.postgres import PostgresBackend, PostgresUnavailable, advisory_lock, describe_dsn
+from pi_memory.backends.postgres import PostgresBackend, describe_dsn
 from pi_memory.backends.schema import LATEST_VERSION, schema_status
 from pi_memory.memory import MemoryStore
 from pi_memory.memory.backend import BackendBusy, RawText
@@ -216,48 +216,6 @@ def test_backups_are_listed_and_readable(postgres_dsn: str) -> None:
     assert backend.read_backup(location) == "a\n§\n\n§\nb"
     assert backend.read_backup("USER.md.bak.0") is None
     backend.close()
-
-
-def test_advisory_lock_is_exclusive_per_namespace_and_dies_with_its_connection(postgres_dsn: str) -> None:
-    namespace = fresh_namespace()
-    first, second = PostgresBackend(postgres_dsn, namespace), PostgresBackend(postgres_dsn, namespace)
-    elsewhere = PostgresBackend(postgres_dsn, fresh_namespace())
-    with first.advisory_lock("dreaming") as held:
-        assert held is True
-        with second.advisory_lock("dreaming") as also, elsewhere.advisory_lock("dreaming") as other_ns:
-            assert also is False and other_ns is True
-        with second.advisory_lock("extraction") as different_key:
-            assert different_key is True
-    with second.advisory_lock("dreaming") as after_release:
-        assert after_release is True
-
-    conn = psycopg.connect(postgres_dsn, autocommit=True)
-    with advisory_lock(conn, "raw-key") as held:
-        assert held is True
-        conn.close()  # the holder dies without unlocking
-    with psycopg.connect(postgres_dsn, autocommit=True) as other, advisory_lock(other, "raw-key") as taken:
-        assert taken is True
-    for backend in (first, second, elsewhere):
-        backend.close()
-
-
-def test_a_dedicated_advisory_lock_leaves_the_pool_free(postgres_dsn: str) -> None:
-    namespace = fresh_namespace()
-    backend = PostgresBackend(postgres_dsn, namespace, pool_size=1)
-    other = PostgresBackend(postgres_dsn, namespace)
-    store = MemoryStore(backend=backend, lock_timeout=2)
-    with backend.advisory_lock("dreaming", dedicated=True) as held:
-        assert held is True
-        assert store.add("memory", "Written while the lock is held")["success"] is True  # the one pooled connection
-        with other.advisory_lock("dreaming", dedicated=True) as also:
-            assert also is False  # the same key, held by another session
-    with other.advisory_lock("dreaming", dedicated=True) as after:
-        assert after is True  # released with its connection
-    with pytest.raises(PostgresUnavailable, match="is unreachable"), \
-            PostgresBackend(UNREACHABLE).advisory_lock("dreaming", dedicated=True):
-        pass  # pragma: no cover
-    backend.close()
-    other.close()
 
 
 def test_check_describe_and_the_store_helpers(postgres_dsn: str, tmp_path: Path) -> None:
