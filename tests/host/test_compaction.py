@@ -11,7 +11,8 @@ import pytest
 from host_helpers import make_runtime, texts
 
 from pi_memory.host import CompactionError, CompactionSettings, estimate_tokens, find_cut_point, should_compact
-from pi_memory.host.compaction import prepare_compaction, serialize_conversation, tree_preparation
+from pi_memory.host.compaction import prepare_compaction, serialize_conversation
+from pi_memory.host.navigation import tree_preparation
 from pi_memory.host.summary import BRANCH_SUMMARY_PREAMBLE
 from pi_memory.providers import Context
 from pi_memory.session import SessionManager, build_session_projection
