@@ -69,3 +69,21 @@ def test_no_module_imports_another_modules_private_name() -> None:
         module = ".".join(path.relative_to(src).with_suffix("").parts).removesuffix(".__init__")
         found |= _private_imports(path, module)
     assert found == set()
+
+
+def test_async_tests_use_the_anyio_plugin_not_their_own_event_loop() -> None:
+    """An async test is ``@pytest.mark.anyio`` (the ``anyio_backend`` fixture in tests/conftest.py
+    picks asyncio, the host's loop); a sync test wrapping ``asyncio.run(go())`` hides which loop
+    and fixtures it runs on. Scripts run in child processes (strings) may start their own loop."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if "node_modules" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and (ast.unparse(node.func) in ("asyncio.run", "anyio.run")
+                         or node.func.attr == "run_until_complete")):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []

@@ -12,7 +12,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import anyio
 import pytest
 from anthropic import Anthropic, AsyncAnthropic
 from anthropic.lib.tools import ToolError
@@ -75,18 +74,16 @@ def test_injected_instruction_is_refused_with_a_reason(messages_server: Messages
     assert not (tmp_path / "MEMORY.md").exists()
 
 
-def test_async_tool_runner(messages_server: MessagesServer, tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_async_tool_runner(messages_server: MessagesServer, tmp_path: Path) -> None:
     messages_server.tool_use({"command": "view", "path": "/memories"})
     messages_server.text("Both files are empty.")
     tool = AsyncMemoryTool(tmp_path)
 
-    async def main() -> None:
-        client = AsyncAnthropic(api_key="test-key", base_url=messages_server.url, max_retries=0)
-        runner = client.beta.messages.tool_runner(
-            model="claude-test", max_tokens=256, tools=[tool], messages=[{"role": "user", "content": "hi"}])
-        await runner.until_done()
-
-    anyio.run(main)
+    client = AsyncAnthropic(api_key="test-key", base_url=messages_server.url, max_retries=0)
+    runner = client.beta.messages.tool_runner(
+        model="claude-test", max_tokens=256, tools=[tool], messages=[{"role": "user", "content": "hi"}])
+    await runner.until_done()
     (block,) = tool_results(messages_server.requests[-1])
     text = result_text(block)
     assert "/memories/MEMORY.md" in text and "/memories/USER.md" in text and "0 entries" in text
