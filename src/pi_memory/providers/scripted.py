@@ -126,10 +126,10 @@ class ScriptedProvider(BaseProvider):
         output_chars = 0
         blocks: tuple[tuple[str, Callable[[], int], Callable[[int, str], None]], ...] = (
             ("thinking", out.thinking_start, out.thinking_delta), ("text", out.text_start, out.text_delta))
-        for key, start, delta in blocks:
+        for key, open_block, delta in blocks:
             if spec.get(key):  # thinking first, then text, each streamed in pieces
                 text = str(spec[key])
-                index = start()
+                index = open_block()
                 for piece in _pieces(text):
                     await self._pause()
                     delta(index, piece)
