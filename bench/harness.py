@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
+import os
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -18,7 +19,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["alternate", "alternate_async", "latency_summary", "load_module", "write_report"]
+__all__ = ["SHARED", "alternate", "alternate_async", "latency_summary", "load_module", "write_report"]
+
+#: The data beside the repository (``../shared``: peers' scripts, LoCoMo), or where
+#: ``$PI_MEMORY_SHARED_DATA`` says (a git worktree has no ``../shared``), as for the tests.
+SHARED = Path(os.environ.get("PI_MEMORY_SHARED_DATA") or Path(__file__).resolve().parents[2] / "shared")
 
 Side = Callable[[int], Any]
 

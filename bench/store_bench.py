@@ -54,10 +54,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness import load_module
+from harness import SHARED, load_module
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED_BENCH = REPO.parent / "shared" / "bench" / "hermes_bench.py"
+SHARED_BENCH = SHARED / "bench" / "hermes_bench.py"
 RESULTS = REPO / "bench" / "results" / "store_bench.json"
 SCRATCH = REPO / "bench" / "scratch"  # gitignored; on the repo's disk
 PHASES = ["scan200", "add200", "replace100", "remove50", "read", "prompt", "render", "tool_add50"]
