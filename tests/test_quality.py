@@ -155,7 +155,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "providers/types.py": "tests/providers",
     "session/entries.py": "tests/session/test_persistence.py",
     "session/factories.py": "tests/session/test_manager.py",
-    "session/ids.py": "tests/session/test_persistence.py",
     "session/listing.py": "tests/session/test_loading.py",
     "session/paths.py": "tests/session/test_discovery.py",
     "session/records.py": "tests/session/test_manager.py",
