@@ -147,7 +147,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
     "integrations/sources.py": "tests/integrations",
     "memory/backend.py": "tests/memory/test_store.py, tests/backends",
-    "memory/entries.py": "tests/memory/test_store.py, test_properties.py",
     "memory/files.py": "tests/memory/test_durability.py, test_bad_input.py",
     "memory/snapshot.py": "tests/memory/test_store.py, tests/mcp/test_instructions.py",
     "providers/base.py": "tests/providers",
