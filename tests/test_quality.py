@@ -150,7 +150,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "memory/files.py": "tests/memory/test_durability.py, test_bad_input.py",
     "memory/snapshot.py": "tests/memory/test_store.py, tests/mcp/test_instructions.py",
     "providers/base.py": "tests/providers",
-    "providers/keyed.py": "tests/providers/test_registry.py",
     "providers/types.py": "tests/providers",
     "session/entries.py": "tests/session/test_persistence.py",
     "session/factories.py": "tests/session/test_manager.py",
