@@ -92,12 +92,12 @@ def test_async_tests_use_the_anyio_plugin_not_their_own_event_loop() -> None:
 #: Modules that need no test module of their own, and why (DESIGN §2: tests mirror src/).
 NO_MIRROR: dict[str, str] = {
     "_lazy.py": "private: the lazy re-export every folder __init__ uses, run by every import of the package",
-    "memory/lock.py": "a re-export of pi_memory.base.lock under an older name (tests/base/test_lock.py)",
+    "memory/lock.py": "a re-export of pi_memory.base.lock under an older name (tests/base/lock)",
     "memory/results.py": "a re-export of pi_memory.base.tools under an older name (tests/base/test_tools.py)",
     "host/paths.py": "a re-export of pi_memory.base.paths (tests/base/test_paths.py)",
     "session/jsjson.py": "a re-export of pi_memory.base.js (tests/base/test_js.py)",
-    "base/lock/constants.py": "numbers only: the lock's timings, used by tests/base/test_lock.py",
-    "base/lock/errors.py": "exception classes only (raised and asserted in tests/base/test_lock.py)",
+    "base/lock/constants.py": "numbers only: the lock's timings, used by tests/base/lock",
+    "base/lock/errors.py": "exception classes only (raised and asserted in tests/base/lock)",
     "session/errors.py": "exception and warning classes only (asserted in tests/session)",
     "host/events.py": "data: pi's and the guide's event names (tests/host/test_runner.py dispatches them)",
     "security/rules_c2.py": "data table: rules, exercised by tests/security over the engine",
@@ -117,9 +117,6 @@ NO_MIRROR: dict[str, str] = {
 NOT_YET_MIRRORED: dict[str, str] = {
     "backends/schema.py": "tests/backends/test_postgres.py (migrations)",
     "backends/transaction.py": "tests/backends/test_postgres.py and the shared store suite",
-    "base/lock/owner.py": "tests/base/test_lock.py",
-    "base/lock/protocol.py": "tests/base/test_lock.py",
-    "base/lock/publish.py": "tests/base/test_lock.py",
     "cli/calls.py": "tests/cli/test_chat.py",
     "cli/console_ui.py": "tests/cli/test_chat.py",
     "cli/db.py": "tests/backends/test_postgres.py, tests/cli/test_dsn_redaction.py",
