@@ -138,7 +138,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "extensions/recall/tool.py": "tests/extensions/recall/test_lifecycle.py",
     "host/api.py": "tests/host/test_session_runtime.py",
     "host/context.py": "tests/host/test_session_runtime.py",
-    "host/wrapper.py": "tests/host/test_agent.py",
     "integrations/commands.py": "tests/integrations/test_anthropic.py, test_pydantic_ai.py",
     "integrations/common.py": "tests/integrations, tests/mcp/test_tools.py",
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
