@@ -14,7 +14,7 @@ from pi_memory.base.lock import publish as lock_publish
 # The backend-parametrized store fixtures (``storage``, ``postgres_dsn``) live with the backend tests.
 sys.path.insert(0, str(Path(__file__).resolve().parent / "backends"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # peer_modules: the shared loader
-from storage_fixtures import postgres_dsn, storage  # noqa: F401
+from storage_fixtures import fresh_db, postgres_dsn, storage  # noqa: F401
 
 import loopback
 
