@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
+from provider_runs import stream_all
 
 from pi_memory.providers import AnthropicMessagesProvider, Context, Model, ModelCost, StreamOptions, is_context_overflow
 
@@ -21,14 +21,7 @@ def model(url: str, **kw: Any) -> Model:
 async def run(m: Model, context: Context, options: StreamOptions | None = None,
               abort_after: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     opts = options or StreamOptions(api_key="sk-ant-test", max_retries=0)
-    if abort_after:
-        opts.signal = asyncio.Event()
-    events = []
-    async for event in AnthropicMessagesProvider().stream(m, context, opts):
-        events.append(dict(event))
-        if event["type"] == abort_after and opts.signal is not None:
-            opts.signal.set()
-    return events, events[-1].get("message") or events[-1]["error"]
+    return await stream_all(AnthropicMessagesProvider(), m, context, opts, abort_after)
 
 
 def message_start(input_tokens: int = 25, cache_read: int = 0, cache_write: int = 0) -> dict[str, Any]:

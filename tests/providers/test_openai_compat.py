@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from provider_runs import stream_all
 
 from pi_memory.providers import (
     Context,
@@ -31,15 +32,7 @@ def model(url: str, **kw: Any) -> Model:
 async def run(m: Model, context: Context, options: StreamOptions | None = None,
               abort_after: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     opts = options or StreamOptions(api_key="sk-test", max_retries=0)
-    if abort_after:
-        opts.signal = asyncio.Event()
-    events = []
-    async for event in OpenAICompletionsProvider().stream(m, context, opts):
-        events.append(dict(event))
-        if event["type"] == abort_after and opts.signal is not None:
-            opts.signal.set()
-    last = events[-1]
-    return events, last.get("message") or last["error"]
+    return await stream_all(OpenAICompletionsProvider(), m, context, opts, abort_after)
 
 
 def summary(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
