@@ -116,7 +116,6 @@ NO_MIRROR: dict[str, str] = {
 #: added to src/ needs tests/<folder>/test_<module>.py.
 NOT_YET_MIRRORED: dict[str, str] = {
     "backends/transaction.py": "tests/backends/test_postgres.py and the shared store suite",
-    "cli/calls.py": "tests/cli/test_chat.py",
     "cli/console_ui.py": "tests/cli/test_chat.py",
     "cli/dream.py": "tests/extensions/test_cli_e2e.py, tests/cli/test_status.py",
     "cli/lazy.py": "tests/cli/test_entry.py",
@@ -139,7 +138,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "integrations/commands.py": "tests/integrations/test_anthropic.py, test_pydantic_ai.py",
     "integrations/common.py": "tests/integrations, tests/mcp/test_tools.py",
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
-    "integrations/sources.py": "tests/integrations",
     "memory/backend.py": "tests/memory/test_store.py, tests/backends",
     "memory/files.py": "tests/memory/test_durability.py, test_bad_input.py",
     "memory/snapshot.py": "tests/memory/test_store.py, tests/mcp/test_instructions.py",
