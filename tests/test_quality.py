@@ -140,7 +140,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
     "memory/backend.py": "tests/memory/test_store.py, tests/backends",
     "memory/files.py": "tests/memory/test_durability.py, test_bad_input.py",
-    "memory/snapshot.py": "tests/memory/test_store.py, tests/mcp/test_instructions.py",
     "providers/base.py": "tests/providers",
     "providers/types.py": "tests/providers",
     "session/entries.py": "tests/session/test_persistence.py",
