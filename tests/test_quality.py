@@ -144,7 +144,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "providers/types.py": "tests/providers",
     "session/entries.py": "tests/session/test_persistence.py",
     "session/factories.py": "tests/session/test_manager.py",
-    "session/listing.py": "tests/session/test_loading.py",
     "session/records.py": "tests/session/test_manager.py",
     # other folders' own work
     "recall/embedders.py": "tests/recall", "recall/fusion.py": "tests/recall", "recall/hybrid.py": "tests/recall",
