@@ -133,7 +133,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "extensions/memory/extraction.py": "tests/extensions/memory/test_lifecycle.py",
     "extensions/memory/readiness.py": "tests/cli/test_status.py",
     "extensions/memory/turns.py": "tests/extensions/memory/test_dream.py",
-    "extensions/recall/shared.py": "tests/extensions/test_recall_unavailable.py",
     "extensions/recall/standalone.py": "tests/integrations, tests/mcp/test_recall.py",
     "extensions/recall/tool.py": "tests/extensions/recall/test_lifecycle.py",
     "host/api.py": "tests/host/test_session_runtime.py",
