@@ -119,7 +119,6 @@ NO_MIRROR: dict[str, str] = {
 #: Modules still tested only through broader files (named): this list may only shrink. A module
 #: added to src/ needs tests/<folder>/test_<module>.py.
 NOT_YET_MIRRORED: dict[str, str] = {
-    "backends/transaction.py": "tests/backends/test_postgres.py and the shared store suite",
     "cli/console_ui.py": "tests/cli/test_chat.py",
     "cli/dream.py": "tests/extensions/test_cli_e2e.py, tests/cli/test_status.py",
     "cli/lazy.py": "tests/cli/test_entry.py",
