@@ -135,7 +135,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "host/context.py": "tests/host/test_session_runtime.py",
     "integrations/commands.py": "tests/integrations/test_anthropic.py, test_pydantic_ai.py",
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
-    "memory/files.py": "tests/memory/test_durability.py, test_bad_input.py",
     # other folders' own work
     "recall/embedders.py": "tests/recall", "recall/fusion.py": "tests/recall", "recall/hybrid.py": "tests/recall",
     "recall/postgres_schema.py": "tests/recall", "recall/reindex.py": "tests/recall", "recall/rows.py": "tests/recall",
