@@ -124,7 +124,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "cli/lazy.py": "tests/cli/test_entry.py",
     "cli/mcp.py": "tests/mcp (the real `pi-memory mcp`)",
     "cli/options.py": "tests/cli/test_main.py",
-    "cli/render.py": "tests/cli/test_main.py",
     "extensions/decay/lifecycle.py": "tests/extensions/decay/test_tool.py",
     "extensions/memory/agent.py": "tests/extensions/memory/test_dream.py",
     "extensions/memory/consolidation.py": "tests/extensions/memory/test_dream.py",
