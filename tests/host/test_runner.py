@@ -12,13 +12,12 @@ import pytest
 from pi_memory.host import (
     CommandDefinition,
     Event,
-    ExtensionAPI,
     ExtensionError,
     ExtensionRunner,
     ExtensionSource,
     load_extensions,
 )
-from pi_memory.host.api import EventBus, RuntimeNotReadyError
+from pi_memory.host.api import EventBus
 
 
 async def make_runner(*factories: Callable[..., Any]) -> ExtensionRunner:
@@ -251,18 +250,6 @@ async def test_broken_extensions_are_reported_and_loading_continues() -> None:  
     assert [e.path for e in runner.extensions] == ["ext2"]
     assert list(runner.tools) == ["ok"]
     assert errors_of(runner) == [("ext1", "load", "Failed to load extension: boom")]
-
-
-@pytest.mark.anyio
-async def test_action_methods_refuse_while_loading() -> None:
-    def early(pi: Any) -> None:
-        pi.append_entry("state", {"a": 1})
-
-    runner = await make_runner(early)
-    assert "Extension runtime not initialized" in runner.errors[0].error
-    unbound = ExtensionAPI(ExtensionRunner(), ExtensionRunner().add_extension("p"), EventBus())
-    with pytest.raises(RuntimeNotReadyError):
-        unbound.get_entries()
 
 
 @pytest.mark.anyio
