@@ -130,7 +130,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "extensions/memory/readiness.py": "tests/cli/test_status.py",
     "extensions/memory/turns.py": "tests/extensions/memory/test_dream.py",
     "extensions/recall/standalone.py": "tests/integrations, tests/mcp/test_recall.py",
-    "host/context.py": "tests/host/test_session_runtime.py",
     "integrations/commands.py": "tests/integrations/test_anthropic.py, test_pydantic_ai.py",
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
     # other folders' own work
