@@ -130,7 +130,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "extensions/memory/readiness.py": "tests/cli/test_status.py",
     "extensions/memory/turns.py": "tests/extensions/memory/test_dream.py",
     "extensions/recall/standalone.py": "tests/integrations, tests/mcp/test_recall.py",
-    "integrations/commands.py": "tests/integrations/test_anthropic.py, test_pydantic_ai.py",
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
     # other folders' own work
     "recall/embedders.py": "tests/recall", "recall/fusion.py": "tests/recall", "recall/hybrid.py": "tests/recall",
