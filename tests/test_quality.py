@@ -126,7 +126,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "cli/options.py": "tests/cli/test_main.py",
     "extensions/decay/lifecycle.py": "tests/extensions/decay/test_tool.py",
     "extensions/memory/agent.py": "tests/extensions/memory/test_dream.py",
-    "extensions/memory/consolidation.py": "tests/extensions/memory/test_dream.py",
     "extensions/recall/standalone.py": "tests/integrations, tests/mcp/test_recall.py",
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
     # other folders' own work
