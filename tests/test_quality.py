@@ -121,7 +121,6 @@ NO_MIRROR: dict[str, str] = {
 NOT_YET_MIRRORED: dict[str, str] = {
     "cli/console_ui.py": "tests/cli/test_chat.py",
     "cli/dream.py": "tests/extensions/test_cli_e2e.py, tests/cli/test_status.py",
-    "cli/lazy.py": "tests/cli/test_entry.py",
     "cli/mcp.py": "tests/mcp (the real `pi-memory mcp`)",
     "cli/options.py": "tests/cli/test_main.py",
     "extensions/decay/lifecycle.py": "tests/extensions/decay/test_tool.py",
