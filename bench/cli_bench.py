@@ -41,6 +41,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from harness import write_report
+
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results" / "cli_bench.json"
 PI_MEMORY = str(Path(sys.executable).parent / "pi-memory")
@@ -260,11 +262,7 @@ def main() -> None:
     sdk = _summary(samples["mcp_sdk"])
     report["mcp_sdk_only"] = {**sdk, "ratio": round(sdk["median_s"] / peer["median_s"], 2)}
     report["wall_s"] = round(time.perf_counter() - wall, 1)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if not opts.no_write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(text + "\n", encoding="utf-8")
+    write_report(report, None if opts.no_write else RESULTS)
 
 
 if __name__ == "__main__":

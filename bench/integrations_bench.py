@@ -38,17 +38,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import json
 import os
 import platform
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness import alternate, latency_summary, write_report
 from pi_memory import __version__
 from pi_memory.memory import MemoryStore, create_memory_tools
 
@@ -238,41 +237,13 @@ STORE_OPS: dict[str, Callable[[Any, int], Any]] = {
 # ----------------------------------------------------------------------------- the run
 
 
-def _summary(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {
-        "p50_ms": round(statistics.median(ordered) * 1000, 3),
-        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 3),
-        "mean_ms": round(statistics.fmean(ordered) * 1000, 3),
-        "calls_per_s": round(len(ordered) / sum(ordered), 1),
-    }
-
-
-def _alternate(sides: dict[str, Call], calls: int, warmup: int) -> dict[str, list[float]]:
-    """Each side's per-call latency (after ``warmup`` rounds), the sides taking turns in a rotating order.
-    A sync side runs as a sync caller's would, outside any event loop; an async one on ``_LOOP``."""
-    samples: dict[str, list[float]] = {name: [] for name in sides}
-    names = list(sides)
-    for i in range(warmup + calls):
-        shift = i % len(names)
-        for name in names[shift:] + names[:shift]:
-            begun = time.perf_counter()
-            outcome = sides[name](i)
-            if inspect.isawaitable(outcome):
-                _LOOP.run_until_complete(outcome)
-            elapsed = time.perf_counter() - begun
-            if i >= warmup:
-                samples[name].append(elapsed)
-    return samples
-
-
 def _against(peer: str, samples: dict[str, list[float]]) -> dict[str, Any]:
     """The summaries, each non-peer side with its p50 overhead over ``peer``."""
-    base = _summary(samples[peer])
+    base = latency_summary(samples[peer])
     result: dict[str, Any] = {peer: base}
     for name, measured in samples.items():
         if name != peer:
-            stats = _summary(measured)
+            stats = latency_summary(measured)
             result[name] = {**stats, "overhead_p50_ms": round(stats["p50_ms"] - base["p50_ms"], 3),
                             f"ratio_p50_over_{peer}": round(stats["p50_ms"] / base["p50_ms"], 2)}
     return result
@@ -288,13 +259,13 @@ def _tools(phase: str, base: Path, calls: int, warmup: int) -> dict[str, Any]:
                 seed.add("memory", _entry(100_000 + i))
         add, read = factory(directory)
         sides[name] = add if phase == "add" else read
-    return _against("direct", _alternate(sides, calls, warmup))
+    return _against("direct", alternate(sides, calls, warmup, _LOOP.run_until_complete))
 
 
 def _session(base: Path, calls: int, warmup: int) -> dict[str, Any]:
     sides = session_sides(base)
-    added = _alternate({name: add for name, (add, _) in sides.items()}, calls, warmup)
-    read = _alternate({name: get for name, (_, get) in sides.items()}, max(10, calls // 10), 2)
+    added = alternate({name: add for name, (add, _) in sides.items()}, calls, warmup, _LOOP.run_until_complete)
+    read = alternate({name: get for name, (_, get) in sides.items()}, max(10, calls // 10), 2, _LOOP.run_until_complete)
     return {"add_items_one": _against("agents_sqlite", added),
             f"get_items_all_{calls + warmup}": _against("agents_sqlite", read)}
 
@@ -302,8 +273,9 @@ def _session(base: Path, calls: int, warmup: int) -> dict[str, Any]:
 def _langgraph(base: Path, calls: int, warmup: int) -> dict[str, Any]:
     stores = langgraph_stores(base)
     try:
-        return {op: _against("in_memory", _alternate(
-                    {name: (lambda i, s=store, run=run: run(s, i)) for name, store in stores.items()}, calls, warmup))
+        return {op: _against("in_memory", alternate(
+                    {name: (lambda i, s=store, run=run: run(s, i)) for name, store in stores.items()}, calls, warmup,
+                    _LOOP.run_until_complete))
                 for op, run in STORE_OPS.items()}
     finally:
         stores["pi_store"].close()
@@ -346,11 +318,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as base:
         report["langgraph_store"] = _langgraph(Path(base), opts.calls, opts.warmup)
     report["wall_s"] = round(time.perf_counter() - wall, 1)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if not opts.no_write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(text + "\n", encoding="utf-8")
+    write_report(report, None if opts.no_write else RESULTS)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ to initialized), which an MCP client pays once per session.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import sys
@@ -33,6 +32,7 @@ from typing import Any
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
+from harness import alternate_async, latency_summary, write_report
 from pi_memory import __version__
 from pi_memory.memory import MemoryStore, create_memory_tools
 
@@ -55,16 +55,6 @@ def _args(phase: str, i: int) -> dict[str, Any]:
     return {"target": "memory"} if phase == "read" else {"target": "memory", "content": _entry(i)}
 
 
-def _summary(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {
-        "p50_ms": round(statistics.median(ordered) * 1000, 3),
-        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 3),
-        "mean_ms": round(statistics.fmean(ordered) * 1000, 3),
-        "calls_per_s": round(len(ordered) / sum(ordered), 1),
-    }
-
-
 async def _compare(phase: str, mcp_dir: Path, direct_dir: Path, calls: int, warmup: int) -> dict[str, Any]:
     """Time the two sides call by call, alternating which goes first, so disk noise hits both."""
     name = "memory_read" if phase == "read" else "memory_add"
@@ -73,30 +63,21 @@ async def _compare(phase: str, mcp_dir: Path, direct_dir: Path, calls: int, warm
         command=sys.executable,
         args=["-m", "pi_memory.cli", "mcp", "--dir", str(mcp_dir), "--memory-limit", str(LIMIT)],
     )
-    samples: dict[str, list[float]] = {"mcp": [], "direct": []}
     started = time.perf_counter()
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         startup = time.perf_counter() - started
         await session.list_tools()  # the client validates results against the listed output schemas
 
-        async def via_mcp(args: dict[str, Any]) -> bool:
-            return bool((await session.call_tool(name, args)).is_error)
+        async def via_mcp(i: int) -> None:
+            if (await session.call_tool(name, _args(phase, i))).is_error:
+                raise SystemExit(f"{name} failed during the benchmark (mcp)")
 
-        async def direct(args: dict[str, Any]) -> bool:
-            return (await tools[name](**args)).is_error
+        async def direct(i: int) -> None:
+            if (await tools[name](**_args(phase, i))).is_error:
+                raise SystemExit(f"{name} failed during the benchmark (direct)")
 
-        sides = {"mcp": via_mcp, "direct": direct}
-        for i in range(warmup + calls):
-            order = ("mcp", "direct") if i % 2 == 0 else ("direct", "mcp")
-            for side in order:
-                begun = time.perf_counter()
-                failed = await sides[side](_args(phase, i))
-                elapsed = time.perf_counter() - begun
-                if failed:
-                    raise SystemExit(f"{name} failed during the benchmark ({side})")
-                if i >= warmup:
-                    samples[side].append(elapsed)
+        samples = await alternate_async({"mcp": via_mcp, "direct": direct}, calls, warmup)
     return {"samples": samples, "startup": startup}
 
 
@@ -129,7 +110,7 @@ def main() -> None:
             measured = anyio.run(_compare, phase, mcp_dir, direct_dir, opts.calls, opts.warmup)
         mcp_samples, direct_samples = measured["samples"]["mcp"], measured["samples"]["direct"]
         startups.append(measured["startup"])
-        mcp_stats, direct_stats = _summary(mcp_samples), _summary(direct_samples)
+        mcp_stats, direct_stats = latency_summary(mcp_samples), latency_summary(direct_samples)
         report["phases"][f"memory_{phase}"] = {
             "mcp": mcp_stats,
             "direct": direct_stats,
@@ -138,11 +119,7 @@ def main() -> None:
         }
     report["server_startup_s"] = round(statistics.median(startups), 2)
     report["wall_s"] = round(time.perf_counter() - wall, 1)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if not opts.no_write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(text + "\n", encoding="utf-8")
+    write_report(report, None if opts.no_write else RESULTS)
 
 
 if __name__ == "__main__":

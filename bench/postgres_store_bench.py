@@ -35,6 +35,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from harness import write_report
+
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results" / "postgres_store_bench.json"
 
@@ -146,11 +148,7 @@ def main() -> None:
         },
         "wall_s": round(time.perf_counter() - wall, 1),
     }
-    text = json.dumps(report, indent=2)
-    print(text)
-    if not opts.no_write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(text + "\n", encoding="utf-8")
+    write_report(report, None if opts.no_write else RESULTS)
 
 
 if __name__ == "__main__":

@@ -32,10 +32,11 @@ from typing import Any
 
 import numpy as np
 
+from harness import SHARED
 from pi_memory.recall import SQLiteIndex, get_embedder
 
 ROOT = Path(__file__).resolve().parents[1]
-LOCOMO = ROOT.parent / "shared" / "bench" / "locomo"
+LOCOMO = SHARED / "bench" / "locomo"
 CHROMA_BIN = os.environ.get("PI_MEMORY_CHROMA_BIN", "/tmp/pi-memory-chroma-venv/bin/chroma")
 TAIL_TYPES = 60_000
 """Vocabulary size after extending LoCoMo's word list with a Zipf tail (see :func:`vocabulary`)."""

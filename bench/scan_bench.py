@@ -16,7 +16,6 @@ Prints JSON and writes ``bench/results/scan_bench.json``::
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import platform
 import random
@@ -28,6 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from harness import load_module
 from pi_memory.security import MAX_SCAN_CHARS, index, scan
 
 HERE = Path(__file__).resolve().parent
@@ -38,12 +38,7 @@ Scanner = Callable[[str], Any]
 
 
 def _load_harness(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("threat_eval", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("threat_eval", path)
 
 
 def mixed_entries(rows: list[dict[str, str]], target_bytes: int, seed: int = 7) -> list[str]:

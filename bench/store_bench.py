@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import os
 import platform
@@ -55,8 +54,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from harness import SHARED, load_module
+
 REPO = Path(__file__).resolve().parent.parent
-SHARED_BENCH = REPO.parent / "shared" / "bench" / "hermes_bench.py"
+SHARED_BENCH = SHARED / "bench" / "hermes_bench.py"
 RESULTS = REPO / "bench" / "results" / "store_bench.json"
 SCRATCH = REPO / "bench" / "scratch"  # gitignored; on the repo's disk
 PHASES = ["scan200", "add200", "replace100", "remove50", "read", "prompt", "render", "tool_add50"]
@@ -64,12 +65,7 @@ PER_OP = {"scan200": 200, "add200": 200, "replace100": 100, "remove50": 50, "too
 
 
 def _hermes_bench_module() -> Any:
-    spec = importlib.util.spec_from_file_location("hermes_bench", SHARED_BENCH)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load {SHARED_BENCH}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("hermes_bench", SHARED_BENCH)
 
 
 # ---------------------------------------------------------------- our side (one repetition)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,9 @@ from pi_memory.base.lock import publish as lock_publish
 # The backend-parametrized store fixtures (``storage``, ``postgres_dsn``) live with the backend tests.
 sys.path.insert(0, str(Path(__file__).resolve().parent / "backends"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # peer_modules: the shared loader
-from storage_fixtures import postgres_dsn, storage  # noqa: F401
+from storage_fixtures import fresh_db, postgres_dsn, storage  # noqa: F401
+
+import loopback
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -93,6 +95,20 @@ def lock_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
             pytest.fail("renameat2 is unavailable here, so the lock's primary path cannot be tested")
         monkeypatch.delenv(FORCE_MKDIR_ENV, raising=False)
     return mode
+
+
+@pytest.fixture
+def server() -> Iterator[loopback.FakeLLMServer]:
+    """The loopback server speaking OpenAI's and Anthropic's wire formats (tests/loopback.py)."""
+    fake = loopback.FakeLLMServer()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def refused_url() -> str:
+    """A loopback URL where nothing listens."""
+    return loopback.free_url()
 
 
 @pytest.fixture

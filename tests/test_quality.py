@@ -69,3 +69,142 @@ def test_no_module_imports_another_modules_private_name() -> None:
         module = ".".join(path.relative_to(src).with_suffix("").parts).removesuffix(".__init__")
         found |= _private_imports(path, module)
     assert found == set()
+
+
+def test_async_tests_use_the_anyio_plugin_not_their_own_event_loop() -> None:
+    """An async test is ``@pytest.mark.anyio`` (the ``anyio_backend`` fixture in tests/conftest.py
+    picks asyncio, the host's loop); a sync test wrapping ``asyncio.run(go())`` hides which loop
+    and fixtures it runs on. Scripts run in child processes (strings) may start their own loop."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if "node_modules" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and (ast.unparse(node.func) in ("asyncio.run", "anyio.run")
+                         or node.func.attr == "run_until_complete")):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
+
+
+#: Modules that need no test module of their own, and why (DESIGN §2: tests mirror src/).
+NO_MIRROR: dict[str, str] = {
+    "_lazy.py": "private: the lazy re-export every folder __init__ uses, run by every import of the package",
+    "memory/lock.py": "a re-export of pi_memory.base.lock under an older name (tests/base/lock)",
+    "memory/results.py": "a re-export of pi_memory.base.tools under an older name (tests/base/test_tools.py)",
+    "host/paths.py": "a re-export of pi_memory.base.paths (tests/base/test_paths.py)",
+    "session/jsjson.py": "a re-export of pi_memory.base.js (tests/base/test_js.py)",
+    "base/lock/constants.py": "numbers only: the lock's timings, used by tests/base/lock",
+    "base/lock/errors.py": "exception classes only (raised and asserted in tests/base/lock)",
+    "session/errors.py": "exception and warning classes only (asserted in tests/session)",
+    "host/events.py": "data: pi's and the guide's event names (tests/host/test_runner.py dispatches them)",
+    "security/rules_c2.py": "data table: rules, exercised by tests/security over the engine",
+    "security/rules_exfil.py": "data table: rules, exercised by tests/security over the engine",
+    "security/rules_injection.py": "data table: rules, exercised by tests/security over the engine",
+    "security/rules_persistence.py": "data table: rules, exercised by tests/security over the engine",
+    "security/rules_role.py": "data table: rules, exercised by tests/security over the engine",
+    "security/intent_lexicon.py": "data table: word lists for the intent check",
+    "security/unicode_rules.py": "data table: code point classes for the unicode policy",
+    "providers/types.py": "types only: models, options and event TypedDicts (mypy checks their use)",
+    "session/entries.py": "types only: TypedDicts of pi's session lines, never validated at run time",
+    "memory/backend.py": "the storage interface (Protocols and their value types); every backend runs the "
+                         "shared store suite of tests/backends/storage_fixtures.py",
+    "providers/_builder.py": "private to providers: the message builder behind both SDK providers' tests",
+    "providers/_errors.py": "private to providers: error mapping, asserted through the providers' tests",
+    "providers/_json.py": "private to providers: tolerant JSON for streamed tool arguments",
+}
+
+#: Modules still tested only through broader files (named): this list may only shrink. A module
+#: added to src/ needs tests/<folder>/test_<module>.py.
+NOT_YET_MIRRORED: dict[str, str] = {
+    "cli/console_ui.py": "tests/cli/test_chat.py",
+    "cli/dream.py": "tests/extensions/test_cli_e2e.py, tests/cli/test_status.py",
+    "cli/mcp.py": "tests/mcp (the real `pi-memory mcp`)",
+    "cli/options.py": "tests/cli/test_main.py",
+    "extensions/decay/lifecycle.py": "tests/extensions/decay/test_tool.py",
+    "extensions/memory/agent.py": "tests/extensions/memory/test_dream.py",
+    "extensions/recall/standalone.py": "tests/integrations, tests/mcp/test_recall.py",
+    "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
+    # other folders' own work
+    "recall/embedders.py": "tests/recall", "recall/fusion.py": "tests/recall", "recall/hybrid.py": "tests/recall",
+    "recall/postgres_schema.py": "tests/recall", "recall/reindex.py": "tests/recall", "recall/rows.py": "tests/recall",
+    "recall/safety.py": "tests/recall", "recall/sqlite_schema.py": "tests/recall", "recall/text.py": "tests/recall",
+    "recall/types.py": "tests/recall",
+    "security/destinations.py": "tests/security", "security/engine.py": "tests/security",
+    "security/fragments.py": "tests/security", "security/index.py": "tests/security",
+    "security/matcher.py": "tests/security", "security/normalize.py": "tests/security",
+    "security/prefilter.py": "tests/security", "security/rule.py": "tests/security",
+    "security/threats.py": "tests/security",
+}
+
+
+def _unmirrored() -> set[str]:
+    package = ROOT / "src" / "pi_memory"
+    missing = set()
+    for path in package.rglob("*.py"):
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        rel = path.relative_to(package)
+        if not (ROOT / "tests" / rel.parent / f"test_{rel.stem}.py").exists():
+            missing.add(rel.as_posix())
+    return missing
+
+
+def test_every_module_has_a_mirrored_test_module() -> None:
+    """``src/pi_memory/<folder>/<module>.py`` is tested by ``tests/<folder>/test_<module>.py``
+    (DESIGN §2), except the modules listed above with their reason."""
+    missing = _unmirrored()
+    assert missing - NO_MIRROR.keys() - NOT_YET_MIRRORED.keys() == set(), "add tests/<folder>/test_<module>.py"
+    exists = {name for name in {**NO_MIRROR, **NOT_YET_MIRRORED} if (ROOT / "src" / "pi_memory" / name).exists()}
+    assert exists - missing == set(), "these now have a mirrored test module: take them off the list"
+
+
+#: Source files allowed past the size limit, and why.
+LONG_FILES = {
+    "security/rules_injection.py": "data table: injection rules, one entry each",
+}
+MAX_LINES = 450
+
+
+def test_no_source_file_holds_more_than_one_pages_worth_of_concepts() -> None:
+    """A module over ~450 lines has several jobs (DESIGN §8: "three mechanisms are three
+    modules"); data tables excepted."""
+    package = ROOT / "src" / "pi_memory"
+    long = {path.relative_to(package).as_posix(): n for path in package.rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert set(long) - LONG_FILES.keys() == set(), long
+
+
+#: DESIGN §2: each folder depends only on folders before it (one tier may not import another of the same tier).
+LAYERS = ["base", "security", "memory", "backends", "session", "providers", "host", "recall", "extensions",
+          ("integrations", "mcp", "ui"), "cli"]
+
+
+def test_no_folder_imports_one_above_it() -> None:
+    """Lazy imports inside functions count too: a dependency is a dependency, whenever it loads."""
+    import ast
+
+    rank = {name: i for i, tier in enumerate(LAYERS) for name in (tier if isinstance(tier, tuple) else (tier,))}
+    package = ROOT / "src" / "pi_memory"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package)
+        if len(rel.parts) < 2:
+            continue  # pi_memory/__init__.py re-exports every folder
+        folder = rel.parts[0]
+        here = ["pi_memory", *rel.with_suffix("").parts]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom):
+                names = [".".join([*here[:len(here) - node.level], *(node.module or "").split(".")]).rstrip(".")
+                         if node.level else node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "pi_memory" and len(parts) > 1 and parts[1] in rank and parts[1] != folder \
+                        and rank[parts[1]] >= rank[folder]:
+                    found.append(f"{rel}:{node.lineno} imports {name}")
+    assert found == []

@@ -214,3 +214,17 @@ def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]
     yield PostgresStorage(request.getfixturevalue("postgres_dsn"), fresh_namespace(), opened)
     for backend in opened:
         backend.close()
+
+
+@pytest.fixture
+def fresh_db(postgres_dsn: str) -> Iterator[str]:
+    """An empty database on the shared server (for schema tests that must start from nothing)."""
+    import psycopg
+    from psycopg import conninfo
+
+    name = f"schema_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield conninfo.make_conninfo(postgres_dsn, dbname=name)
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')

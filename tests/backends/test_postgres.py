@@ -1,17 +1,14 @@
 """PostgreSQL backend beyond the shared store suite: processes, killed connections, outages,
-schema migrations, advisory locks and the settings switch. All against a real server."""
+schema migrations and the settings switch (advisory locks: test_advisory.py). All against a real server."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -20,8 +17,7 @@ from psycopg import conninfo
 from storage_fixtures import fresh_namespace
 
 from pi_memory.backends import SettingsError, close_store, describe_store, open_store, store_problem
-from pi_memory.backends.postgres import PostgresBackend, PostgresUnavailable, advisory_lock, describe_dsn
-from pi_memory.backends.schema import LATEST_VERSION, schema_status
+from pi_memory.backends.postgres import PostgresBackend, describe_dsn
 from pi_memory.memory import MemoryStore
 from pi_memory.memory.backend import BackendBusy, RawText
 
@@ -43,17 +39,6 @@ def backup_names(dsn: str, namespace: str) -> list[str]:
     with psycopg.connect(dsn, autocommit=True) as conn:
         rows = conn.execute("SELECT name FROM pi_memory_backups WHERE namespace = %s", (namespace,)).fetchall()
     return [row[0] for row in rows]
-
-
-@pytest.fixture
-def fresh_db(postgres_dsn: str) -> Iterator[str]:
-    """An empty database on the shared server (for schema tests that must start from nothing)."""
-    name = f"schema_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield conninfo.make_conninfo(postgres_dsn, dbname=name)
-    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 # ------------------------------------------------------------------ concurrency and crashes
@@ -218,48 +203,6 @@ def test_backups_are_listed_and_readable(postgres_dsn: str) -> None:
     backend.close()
 
 
-def test_advisory_lock_is_exclusive_per_namespace_and_dies_with_its_connection(postgres_dsn: str) -> None:
-    namespace = fresh_namespace()
-    first, second = PostgresBackend(postgres_dsn, namespace), PostgresBackend(postgres_dsn, namespace)
-    elsewhere = PostgresBackend(postgres_dsn, fresh_namespace())
-    with first.advisory_lock("dreaming") as held:
-        assert held is True
-        with second.advisory_lock("dreaming") as also, elsewhere.advisory_lock("dreaming") as other_ns:
-            assert also is False and other_ns is True
-        with second.advisory_lock("extraction") as different_key:
-            assert different_key is True
-    with second.advisory_lock("dreaming") as after_release:
-        assert after_release is True
-
-    conn = psycopg.connect(postgres_dsn, autocommit=True)
-    with advisory_lock(conn, "raw-key") as held:
-        assert held is True
-        conn.close()  # the holder dies without unlocking
-    with psycopg.connect(postgres_dsn, autocommit=True) as other, advisory_lock(other, "raw-key") as taken:
-        assert taken is True
-    for backend in (first, second, elsewhere):
-        backend.close()
-
-
-def test_a_dedicated_advisory_lock_leaves_the_pool_free(postgres_dsn: str) -> None:
-    namespace = fresh_namespace()
-    backend = PostgresBackend(postgres_dsn, namespace, pool_size=1)
-    other = PostgresBackend(postgres_dsn, namespace)
-    store = MemoryStore(backend=backend, lock_timeout=2)
-    with backend.advisory_lock("dreaming", dedicated=True) as held:
-        assert held is True
-        assert store.add("memory", "Written while the lock is held")["success"] is True  # the one pooled connection
-        with other.advisory_lock("dreaming", dedicated=True) as also:
-            assert also is False  # the same key, held by another session
-    with other.advisory_lock("dreaming", dedicated=True) as after:
-        assert after is True  # released with its connection
-    with pytest.raises(PostgresUnavailable, match="is unreachable"), \
-            PostgresBackend(UNREACHABLE).advisory_lock("dreaming", dedicated=True):
-        pass  # pragma: no cover
-    backend.close()
-    other.close()
-
-
 def test_check_describe_and_the_store_helpers(postgres_dsn: str, tmp_path: Path) -> None:
     namespace = fresh_namespace()
     store = open_store({"backend": "postgres", "dsn": postgres_dsn, "namespace": namespace})
@@ -311,69 +254,3 @@ def test_describe_dsn_never_shows_the_password() -> None:
     assert describe_dsn(UNREACHABLE) == "agent@127.0.0.1:1/memory"
     assert describe_dsn("host=db.internal dbname=agents user=bot password=x") == "bot@db.internal:5432/agents"
     assert describe_dsn("postgresql://%zz") == "<invalid DSN>"
-
-
-# ------------------------------------------------------------------ schema and `pi-memory db`
-
-
-def db(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, "db", *args], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, **(env or {})})
-
-
-def test_db_init_migrate_status(fresh_db: str) -> None:
-    before = db("status", "--json", "--dsn", fresh_db)
-    assert before.returncode == 1 and json.loads(before.stdout)["version"] is None
-    assert "pi-memory db init" in json.loads(before.stdout)["error"]
-
-    backend = PostgresBackend(fresh_db, auto_migrate=False)
-    refused = MemoryStore(backend=backend).add("memory", "x")
-    assert refused["success"] is False and "run `pi-memory db init`" in refused["error"]
-
-    created = db("init", "--dsn", fresh_db)
-    assert created.returncode == 0 and f"no schema → version {LATEST_VERSION}" in created.stdout
-    again = db("migrate", "--json", env={"PI_MEMORY_DSN": fresh_db})
-    assert again.returncode == 0 and json.loads(again.stdout)["applied"] == []
-
-    fresh_backend = PostgresBackend(fresh_db, "team", auto_migrate=False)
-    assert MemoryStore(backend=fresh_backend).add("user", "Works in UTC")["success"] is True
-    status = json.loads(db("status", "--json", "--dsn", fresh_db).stdout)
-    assert status["version"] == LATEST_VERSION and status["pending"] == []
-    assert [(n["namespace"], n["target"], n["chars"]) for n in status["namespaces"]] == [("team", "user", 12)]
-    assert "team" in db("status", "--dsn", fresh_db).stdout
-    backend.close()
-    fresh_backend.close()
-
-
-def test_a_newer_schema_is_never_written_to(fresh_db: str) -> None:
-    assert db("init", "--dsn", fresh_db).returncode == 0
-    with psycopg.connect(fresh_db, autocommit=True) as conn:
-        conn.execute("INSERT INTO pi_memory_schema_version (version, description) VALUES (999, 'from the future')")
-        assert schema_status(conn).too_new
-    result = MemoryStore(backend=PostgresBackend(fresh_db)).add("memory", "x")
-    assert result["success"] is False and "upgrade pi-memory" in result["error"]
-    migrated = db("migrate", "--dsn", fresh_db)
-    assert migrated.returncode == 1 and "newer than this pi-memory supports" in migrated.stderr
-
-
-def test_db_backups_lists_and_prints_drift_backups(postgres_dsn: str) -> None:
-    namespace = fresh_namespace()
-    drifted = "one\n§\n\n§\ntwo"
-    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        conn.execute("INSERT INTO pi_memory_files VALUES (%s, 'memory', %s)", (namespace, drifted))
-    location = MemoryStore(backend=PostgresBackend(postgres_dsn, namespace)).add("memory", "x")["driftBackup"]
-    listed = json.loads(db("backups", "--namespace", namespace, "--json", "--dsn", postgres_dsn).stdout)
-    assert [b["location"] for b in listed["backups"]] == [location]
-    shown = db("backups", location, "--dsn", postgres_dsn)
-    assert shown.returncode == 0 and shown.stdout == drifted + "\n"
-    missing = db("backups", f"postgres:{namespace}/MEMORY.md.bak.1", "--dsn", postgres_dsn)
-    assert missing.returncode == 1 and "no backup" in missing.stderr
-    assert "no backups" in db("backups", "--namespace", fresh_namespace(), "--dsn", postgres_dsn).stdout
-
-
-def test_db_commands_fail_clearly_without_a_reachable_database(tmp_path: Path) -> None:
-    env = {"HOME": str(tmp_path), "PI_AGENT_HOME": str(tmp_path / "agent"), "PI_MEMORY_DSN": ""}
-    missing = db("status", env=env)
-    assert missing.returncode == 2 and "--dsn" in missing.stderr
-    down = db("init", "--dsn", UNREACHABLE, env=env)
-    assert down.returncode == 1 and "unreachable" in down.stderr and "hunter2" not in down.stderr

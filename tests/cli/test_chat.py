@@ -3,7 +3,6 @@ stdin, slash commands, extension commands and their completion."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -11,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 from pi_memory.cli.chat import Chat
@@ -87,7 +87,8 @@ def test_interactive_session_through_stdin(tmp_path: Path, _isolated_home: Path)
     assert "Tea talk" in names
 
 
-def test_completion_of_commands_and_arguments(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_completion_of_commands_and_arguments(tmp_path: Path) -> None:
     def ext(pi: Any) -> None:
         pi.register_command("deploy", handler=lambda a, c: None,
                             get_argument_completions=lambda prefix: [t for t in ("staging", "prod")
@@ -101,4 +102,4 @@ def test_completion_of_commands_and_arguments(tmp_path: Path) -> None:
         return [chat.completions("/de"), chat.completions("/deploy st"), chat.completions("/n"),
                 chat.completions("hello")]
 
-    assert asyncio.run(go()) == [["/deploy"], ["/deploy staging"], ["/name", "/new"], []]
+    assert await go() == [["/deploy"], ["/deploy staging"], ["/name", "/new"], []]

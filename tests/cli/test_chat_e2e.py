@@ -9,12 +9,12 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import loopback
 from peer_modules import load_test_module
 from pi_memory.session import SessionManager, jsjson
 
@@ -22,8 +22,6 @@ TESTS = Path(__file__).resolve().parents[1]
 PI_MEMORY = str(Path(sys.executable).parent / "pi-memory")
 
 
-
-loopback = load_test_module("providers/conftest.py")
 interop = load_test_module("interop/conftest.py")
 
 EXTENSION = '''
@@ -35,13 +33,6 @@ def extension(pi, config=None):
         "execute": lambda args: f"Sunny, 21°C in {args['city']}",
     })
 '''
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    fake = loopback.FakeLLMServer()
-    yield fake
-    fake.close()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from peer_modules import load_test_module
+import loopback
 from pi_memory.memory import MEMORY_GUIDANCE
 from pi_memory.recall import SQLiteIndex
 
@@ -118,9 +118,6 @@ def test_recall_search_refuses_a_time_it_cannot_read(index: Path) -> None:
 # ----------------------------------------------------------------------------- the chat system prompt
 
 
-
-loopback = load_test_module("providers/conftest.py")
-
 EXTENSION = '''
 def extension(pi, config=None):
     pi.register_tool({"name": "get_weather", "description": "Current weather for a city",
@@ -131,13 +128,6 @@ def extension(pi, config=None):
                       "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
                       "execute": lambda args: "Noon"})
 '''
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    fake = loopback.FakeLLMServer()
-    yield fake
-    fake.close()
 
 
 def test_the_chat_system_prompt_lists_each_tool_once(tmp_path: Path, _isolated_home: Path, server: Any) -> None:

@@ -8,33 +8,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from peer_modules import load_test_module
+import loopback
 
 TESTS = Path(__file__).resolve().parents[1]
 PI_MEMORY = str(Path(sys.executable).parent / "pi-memory")
 _KEYS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENROUTER_API_KEY")
-
-
-
-loopback = load_test_module("providers/conftest.py")
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    fake = loopback.FakeLLMServer()
-    yield fake
-    fake.close()
-
-
-@pytest.fixture
-def refused_url() -> str:
-    return str(loopback.refused_url.__wrapped__())
 
 
 def flat(text: str) -> str:

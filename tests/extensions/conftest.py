@@ -8,11 +8,3 @@ from pathlib import Path
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
-
-import pytest  # noqa: E402
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    """Async tests run on asyncio (the host's loop)."""
-    return "asyncio"

@@ -10,28 +10,20 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from memext_helpers import load_test_module, write_memory, write_session
+from memext_helpers import write_memory, write_session
 from storage_fixtures import fresh_namespace
 
+import loopback
 from pi_memory.extensions.memory import read_state
 from pi_memory.memory import MemoryStore, file_lock
 
 PI_MEMORY = str(Path(sys.executable).parent / "pi-memory")
-loopback = load_test_module("providers/conftest.py")
 chunk = loopback.chunk
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    fake = loopback.FakeLLMServer()
-    yield fake
-    fake.close()
 
 
 @pytest.fixture

@@ -38,3 +38,27 @@ def texts(message: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content
     return "".join(b.get("text", "") for b in content or [] if b.get("type") == "text")
+
+
+# --- messages as the agent loop stores them
+
+USAGE = {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 15,
+         "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1}
+
+
+def asst(text: str = "", calls: list[dict[str, Any]] | None = None, usage: dict[str, Any] | None = None,
+         stop: str = "stop") -> dict[str, Any]:
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    content += [{"type": "toolCall", "id": c["id"], "name": c["name"], "arguments": c.get("arguments", {})}
+                for c in calls or []]
+    return {"role": "assistant", "content": content, "api": "scripted", "provider": "scripted", "model": "echo",
+            "usage": usage or USAGE, "stopReason": stop, "timestamp": 2}
+
+
+def result(call_id: str, text: str) -> dict[str, Any]:
+    return {"role": "toolResult", "toolCallId": call_id, "toolName": "read",
+            "content": [{"type": "text", "text": text}], "isError": False, "timestamp": 3}

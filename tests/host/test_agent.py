@@ -319,17 +319,6 @@ async def test_steering_in_parallel_mode_waits_for_the_batch(tmp_path: Path) -> 
     assert provider.requests[1].messages[-1]["content"] == "user changed their mind"
 
 
-def test_execution_mode_is_checked() -> None:
-    import pytest
-
-    from pi_memory.host.wrapper import adapt_tool
-    assert adapt_tool({"name": "t", "execute": lambda a: "x"}).execution_mode == "parallel"
-    assert adapt_tool({"name": "t", "execute": lambda a: "x", "executionMode": "sequential"}).execution_mode \
-        == "sequential"
-    with pytest.raises(ValueError, match="'executionMode' must be"):
-        adapt_tool({"name": "t", "execute": lambda a: "x", "executionMode": "serial"})
-
-
 @pytest.mark.anyio
 async def test_memory_writes_in_one_message_land_in_call_order(tmp_path: Path) -> None:
     """The memory tools declare ``executionMode: "sequential"``: their store calls run in worker

@@ -8,34 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from host_helpers import make_runtime, texts
+from host_helpers import asst, make_runtime, result, texts, user
 
 from pi_memory.host import CompactionError, CompactionSettings, estimate_tokens, find_cut_point, should_compact
-from pi_memory.host.compaction import prepare_compaction, serialize_conversation, tree_preparation
+from pi_memory.host.compaction import prepare_compaction
+from pi_memory.host.navigation import tree_preparation
 from pi_memory.host.summary import BRANCH_SUMMARY_PREAMBLE
 from pi_memory.providers import Context
 from pi_memory.session import SessionManager, build_session_projection
-
-USAGE = {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 15,
-         "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}
-
-
-def user(text: str) -> dict[str, Any]:
-    return {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1}
-
-
-def asst(text: str = "", calls: list[dict[str, Any]] | None = None, usage: dict[str, Any] | None = None,
-         stop: str = "stop") -> dict[str, Any]:
-    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-    content += [{"type": "toolCall", "id": c["id"], "name": c["name"], "arguments": c.get("arguments", {})}
-                for c in calls or []]
-    return {"role": "assistant", "content": content, "api": "scripted", "provider": "scripted", "model": "echo",
-            "usage": usage or USAGE, "stopReason": stop, "timestamp": 2}
-
-
-def result(call_id: str, text: str) -> dict[str, Any]:
-    return {"role": "toolResult", "toolCallId": call_id, "toolName": "read",
-            "content": [{"type": "text", "text": text}], "isError": False, "timestamp": 3}
 
 
 def long_session(tmp_path: Path, turns: int = 6, size: int = 400) -> SessionManager:
@@ -110,13 +90,6 @@ def test_prepare_compaction(tmp_path: Path) -> None:
     assert "f0.txt" in prep.read_files
     sm.append_compaction("S", prep.first_kept_entry_id, prep.tokens_before)
     assert prepare_compaction(sm.get_branch(), CompactionSettings()) is None  # §7 83
-
-
-def test_serialization_truncates_tool_results() -> None:
-    text = serialize_conversation([user("hi"), asst("ok", [{"id": "1", "name": "read", "arguments": {"path": "a"}}]),
-                                   result("1", "x" * 2500)])
-    assert text.startswith('[User]: hi\n\n[Assistant]: ok\n\n[Assistant tool calls]: read(path="a")\n\n[Tool result]: ')
-    assert text.endswith("\n\n[... 500 more characters truncated]")
 
 
 @pytest.mark.anyio

@@ -12,19 +12,18 @@ import pytest
 from pi_memory.host import (
     CommandDefinition,
     Event,
-    ExtensionAPI,
     ExtensionError,
     ExtensionRunner,
     ExtensionSource,
     load_extensions,
 )
-from pi_memory.host.api import EventBus, RuntimeNotReadyError
+from pi_memory.host.api import EventBus
 
 
-def make_runner(*factories: Callable[..., Any]) -> ExtensionRunner:
+async def make_runner(*factories: Callable[..., Any]) -> ExtensionRunner:
     runner = ExtensionRunner()
     sources = [ExtensionSource(f"ext{n}", "test", factory=f) for n, f in enumerate(factories, 1)]
-    asyncio.run(load_extensions(sources, runner, EventBus()))
+    await load_extensions(sources, runner, EventBus())
     return runner
 
 
@@ -36,69 +35,75 @@ def tool(name: str, description: str) -> dict[str, Any]:
     return {"name": name, "description": description, "parameters": {"type": "object"}, "execute": lambda a: "ok"}
 
 
-def test_first_tool_registration_wins_with_a_warning() -> None:  # §7 67
-    runner = make_runner(lambda pi: pi.register_tool(tool("shared", "first")),
+@pytest.mark.anyio
+async def test_first_tool_registration_wins_with_a_warning() -> None:  # §7 67
+    runner = await make_runner(lambda pi: pi.register_tool(tool("shared", "first")),
                          lambda pi: pi.register_tool(tool("shared", "second")))
     assert [t.description for t in runner.tools.values()] == ["first"]
     assert runner.tools["shared"].source == "ext1"
     assert any('Tool "shared" conflicts with ext1' in w for w in runner.warnings)
 
 
-def test_commands_first_wins_and_builtins_are_skipped() -> None:  # §7 64, 69
+@pytest.mark.anyio
+async def test_commands_first_wins_and_builtins_are_skipped() -> None:  # §7 64, 69
     def one(pi: Any) -> None:
         pi.register_command("deploy", {"description": "one", "handler": lambda a, c: None})
         pi.register_command("compact", {"handler": lambda a, c: None})
 
-    runner = make_runner(one, lambda pi: pi.register_command("deploy", handler=lambda a, c: None, description="two"))
+    runner = await make_runner(one, lambda pi: pi.register_command("deploy", handler=lambda a, c: None,
+                                                                   description="two"))
     assert list(runner.commands) == ["deploy"]
     assert runner.commands["deploy"].description == "one"
     assert any('"/compact"' in w and "built-in" in w for w in runner.warnings)
     assert any('Command "/deploy" conflicts' in w for w in runner.warnings)
 
 
-def test_context_handler_error_is_reported_once_and_emit_returns() -> None:  # §7 70
+@pytest.mark.anyio
+async def test_context_handler_error_is_reported_once_and_emit_returns() -> None:  # §7 70
     def broken(pi: Any) -> None:
         pi.on("context", lambda e, c: 1 / 0)
 
-    runner = make_runner(broken)
+    runner = await make_runner(broken)
     seen: list[Any] = []
     runner.on_error(seen.append)
-    out = asyncio.run(runner.emit_context([{"role": "user", "content": "x", "timestamp": 1}]))
+    out = await runner.emit_context([{"role": "user", "content": "x", "timestamp": 1}])
     assert out == [{"role": "user", "content": "x", "timestamp": 1}]
     assert len(seen) == 1 and seen[0].event == "context" and "division by zero" in seen[0].error
     assert seen[0].stack and "ZeroDivisionError" in seen[0].stack
 
 
-def test_tool_result_patches_chain() -> None:  # §7 71
+@pytest.mark.anyio
+async def test_tool_result_patches_chain() -> None:  # §7 71
     def ext1(pi: Any) -> None:
         pi.on("tool_result", lambda e, c: {"content": [*e.content, {"type": "text", "text": "ext1"}]})
 
     def ext2(pi: Any) -> None:
         pi.on("tool_result", lambda e, c: {"content": [*e["content"], {"type": "text", "text": "ext2"}]})
 
-    runner = make_runner(ext1, ext2)
+    runner = await make_runner(ext1, ext2)
     base = Event(type="tool_result", toolCallId="c", toolName="t", input={}, content=[{"type": "text", "text": "base"}],
                  details=None, isError=False)
-    patched = asyncio.run(runner.emit_tool_result(base))
+    patched = await runner.emit_tool_result(base)
     assert patched is not None
     assert [b["text"] for b in patched["content"]] == ["base", "ext1", "ext2"]
 
-    runner = make_runner(
+    runner = await make_runner(
         lambda pi: pi.on("tool_result", lambda e, c: {"content": [{"type": "text", "text": "first"}],
                                                       "details": {"source": "ext1"}}),
         lambda pi: pi.on("tool_result", lambda e, c: {"isError": True}))
-    patched = asyncio.run(runner.emit_tool_result(base))
+    patched = await runner.emit_tool_result(base)
     assert patched == {"content": [{"type": "text", "text": "first"}], "details": {"source": "ext1"},
                        "structuredContent": None, "isError": True}
-    assert asyncio.run(make_runner().emit_tool_result(base)) is None
+    assert await (await make_runner()).emit_tool_result(base) is None
 
 
-def test_input_transforms_chain_and_handled_short_circuits() -> None:  # §7 72
+@pytest.mark.anyio
+async def test_input_transforms_chain_and_handled_short_circuits() -> None:  # §7 72
     image = {"type": "image", "data": "AA==", "mimeType": "image/png"}
-    assert asyncio.run(make_runner().emit_input("x", None, "interactive")).action == "continue"
-    runner = make_runner(lambda pi: pi.on("input", lambda e, c: None),
+    assert (await (await make_runner()).emit_input("x", None, "interactive")).action == "continue"
+    runner = await make_runner(lambda pi: pi.on("input", lambda e, c: None),
                          lambda pi: pi.on("input", lambda e, c: {"action": "continue"}))
-    assert asyncio.run(runner.emit_input("x", None, "interactive")).action == "continue"
+    assert (await runner.emit_input("x", None, "interactive")).action == "continue"
 
     sources: list[str] = []
 
@@ -108,28 +113,30 @@ def test_input_transforms_chain_and_handled_short_circuits() -> None:  # §7 72
             return {"action": "transform", "text": e.text + "[1]"}
         pi.on("input", handler)
 
-    runner = make_runner(one, lambda pi: pi.on("input", lambda e, c: {"action": "transform", "text": e.text + "[2]"}))
-    result = asyncio.run(runner.emit_input("X", [image], "rpc"))
+    runner = await make_runner(one, lambda pi: pi.on("input", lambda e, c: {"action": "transform",
+                                                                         "text": e.text + "[2]"}))
+    result = await runner.emit_input("X", [image], "rpc")
     assert (result.action, result.text, result.images) == ("transform", "X[1][2]", [image])
     assert sources == ["rpc"]
 
     other = {"type": "image", "data": "BB==", "mimeType": "image/png"}
-    runner = make_runner(lambda pi: pi.on("input", lambda e, c: {"action": "transform", "text": "y",
+    runner = await make_runner(lambda pi: pi.on("input", lambda e, c: {"action": "transform", "text": "y",
                                                                  "images": [other]}))
-    assert asyncio.run(runner.emit_input("x", [image], "interactive")).images == [other]
+    assert (await runner.emit_input("x", [image], "interactive")).images == [other]
 
     later: list[str] = []
-    runner = make_runner(lambda pi: pi.on("input", lambda e, c: {"action": "handled"}),
+    runner = await make_runner(lambda pi: pi.on("input", lambda e, c: {"action": "handled"}),
                          lambda pi: pi.on("input", lambda e, c: later.append("ran")))
-    assert asyncio.run(runner.emit_input("x", None, "interactive")).action == "handled"
+    assert (await runner.emit_input("x", None, "interactive")).action == "handled"
     assert later == []
 
-    runner = make_runner(lambda pi: pi.on("input", lambda e, c: 1 / 0))
-    assert asyncio.run(runner.emit_input("x", None, "interactive")).action == "continue"
+    runner = await make_runner(lambda pi: pi.on("input", lambda e, c: 1 / 0))
+    assert (await runner.emit_input("x", None, "interactive")).action == "continue"
     assert errors_of(runner)[0][1] == "input"
 
 
-def test_before_agent_start_chains_system_prompt_and_accumulates_messages() -> None:  # §7 73
+@pytest.mark.anyio
+async def test_before_agent_start_chains_system_prompt_and_accumulates_messages() -> None:  # §7 73
     message = {"customType": "note", "content": "A", "display": False}
 
     def a(pi: Any) -> None:
@@ -138,44 +145,48 @@ def test_before_agent_start_chains_system_prompt_and_accumulates_messages() -> N
     def b(pi: Any) -> None:
         pi.on("before_agent_start", lambda e, c: {"systemPrompt": e["systemPrompt"] + "+b"})
 
-    messages, prompt = asyncio.run(make_runner(a, b).emit_before_agent_start("hi", None, "SYS"))
+    messages, prompt = await (await make_runner(a, b)).emit_before_agent_start("hi", None, "SYS")
     assert messages == [message]
     assert prompt == "SYS+a+b"
-    messages, prompt = asyncio.run(make_runner(lambda pi: pi.on(
-        "before_agent_start", lambda e, c: {"systemPrompt": ""})).emit_before_agent_start("hi", None, "SYS"))
+    messages, prompt = await (await make_runner(lambda pi: pi.on(
+        "before_agent_start", lambda e, c: {"systemPrompt": ""}))).emit_before_agent_start("hi", None, "SYS")
     assert (messages, prompt) == ([], None)  # "" counts as not set: the base prompt is restored
 
 
-def test_session_before_cancel_stops_dispatch() -> None:  # §7 74
+@pytest.mark.anyio
+async def test_session_before_cancel_stops_dispatch() -> None:  # §7 74
     later: list[str] = []
-    runner = make_runner(lambda pi: pi.on("session_before_switch", lambda e, c: {"cancel": True}),
+    runner = await make_runner(lambda pi: pi.on("session_before_switch", lambda e, c: {"cancel": True}),
                          lambda pi: pi.on("session_before_switch", lambda e, c: later.append("x")))
-    assert asyncio.run(runner.emit(Event(type="session_before_switch", reason="new"))) == {"cancel": True}
+    assert await runner.emit(Event(type="session_before_switch", reason="new")) == {"cancel": True}
     assert later == []
 
 
-def test_session_before_last_truthy_result_wins() -> None:  # §7 75
+@pytest.mark.anyio
+async def test_session_before_last_truthy_result_wins() -> None:  # §7 75
     compaction = {"summary": "S", "firstKeptEntryId": "x", "tokensBefore": 1}
-    runner = make_runner(lambda pi: pi.on("session_before_compact", lambda e, c: {"compaction": compaction}),
+    runner = await make_runner(lambda pi: pi.on("session_before_compact", lambda e, c: {"compaction": compaction}),
                          lambda pi: pi.on("session_before_compact", lambda e, c: None),
                          lambda pi: pi.on("session_before_compact", lambda e, c: {"note": "C"}))
-    assert asyncio.run(runner.emit(Event(type="session_before_compact"))) == {"note": "C"}
-    runner = make_runner(lambda pi: pi.on("session_before_compact", lambda e, c: {"compaction": compaction}),
+    assert await runner.emit(Event(type="session_before_compact")) == {"note": "C"}
+    runner = await make_runner(lambda pi: pi.on("session_before_compact", lambda e, c: {"compaction": compaction}),
                          lambda pi: pi.on("session_before_compact", lambda e, c: None))
-    assert asyncio.run(runner.emit(Event(type="session_before_compact"))) == {"compaction": compaction}
+    assert await runner.emit(Event(type="session_before_compact")) == {"compaction": compaction}
 
 
-def test_tool_call_errors_propagate_and_are_not_reported() -> None:  # §7 76
-    runner = make_runner(lambda pi: pi.on("tool_call", lambda e, c: (_ for _ in ()).throw(ValueError("policy"))))
+@pytest.mark.anyio
+async def test_tool_call_errors_propagate_and_are_not_reported() -> None:  # §7 76
+    runner = await make_runner(lambda pi: pi.on("tool_call", lambda e, c: (_ for _ in ()).throw(ValueError("policy"))))
     with pytest.raises(ValueError, match="policy"):
-        asyncio.run(runner.emit_tool_call(Event(type="tool_call", toolCallId="1", toolName="t", input={})))
+        await runner.emit_tool_call(Event(type="tool_call", toolCallId="1", toolName="t", input={}))
     assert runner.errors == []
-    blocked = make_runner(lambda pi: pi.on("tool_call", lambda e, c: {"block": True, "reason": "no"}),
+    blocked = await make_runner(lambda pi: pi.on("tool_call", lambda e, c: {"block": True, "reason": "no"}),
                           lambda pi: pi.on("tool_call", lambda e, c: pytest.fail("must not run")))
-    assert asyncio.run(blocked.emit_tool_call(Event(type="tool_call"))) == {"block": True, "reason": "no"}
+    assert await blocked.emit_tool_call(Event(type="tool_call")) == {"block": True, "reason": "no"}
 
 
-def test_context_handlers_get_a_deep_copy() -> None:  # §7 77
+@pytest.mark.anyio
+async def test_context_handlers_get_a_deep_copy() -> None:  # §7 77
     def push(pi: Any) -> None:
         def handler(e: Any, c: Any) -> None:
             e.messages[0]["content"] = "changed"
@@ -183,19 +194,22 @@ def test_context_handlers_get_a_deep_copy() -> None:  # §7 77
         pi.on("context", handler)
 
     original = [{"role": "user", "content": "x", "timestamp": 1}]
-    out = asyncio.run(make_runner(push).emit_context(original))
+    out = await (await make_runner(push)).emit_context(original)
     assert original == [{"role": "user", "content": "x", "timestamp": 1}]
     assert [m["content"] for m in out] == ["changed", "added"]
 
 
-def test_has_handlers() -> None:  # §7 80
-    runner = make_runner(lambda pi: pi.on("tool_call", lambda e: None), lambda pi: pi.on("tool:result", lambda e: None))
+@pytest.mark.anyio
+async def test_has_handlers() -> None:  # §7 80
+    runner = await make_runner(lambda pi: pi.on("tool_call", lambda e: None),
+                               lambda pi: pi.on("tool:result", lambda e: None))
     assert runner.has_handlers("tool_call")
     assert runner.has_handlers("tool_result") and runner.has_handlers("tool:result")
     assert not runner.has_handlers("agent_end")
 
 
-def test_handlers_may_be_async_and_take_one_or_two_arguments() -> None:
+@pytest.mark.anyio
+async def test_handlers_may_be_async_and_take_one_or_two_arguments() -> None:
     order: list[str] = []
 
     def ext(pi: Any) -> None:
@@ -211,43 +225,35 @@ def test_handlers_may_be_async_and_take_one_or_two_arguments() -> None:
         def decorated(event: Any, ctx: Any) -> None:
             order.append("decorated")
 
-    runner = make_runner(ext, lambda pi: pi.on("agent_start", lambda e, c: order.append("ext2")))
-    asyncio.run(runner.emit(Event(type="agent_start")))
+    runner = await make_runner(ext, lambda pi: pi.on("agent_start", lambda e, c: order.append("ext2")))
+    await runner.emit(Event(type="agent_start"))
     assert order == ["two:agent_start", "one", "zero", "decorated", "ext2"]
 
 
-def test_errors_are_isolated_per_handler() -> None:
+@pytest.mark.anyio
+async def test_errors_are_isolated_per_handler() -> None:
     ran: list[str] = []
-    runner = make_runner(lambda pi: pi.on("turn_end", lambda e, c: 1 / 0),
+    runner = await make_runner(lambda pi: pi.on("turn_end", lambda e, c: 1 / 0),
                          lambda pi: pi.on("turn_end", lambda e, c: ran.append("second")))
-    asyncio.run(runner.emit(Event(type="turn_end")))
+    await runner.emit(Event(type="turn_end"))
     assert ran == ["second"]
     assert errors_of(runner) == [("ext1", "turn_end", "division by zero")]
 
 
-def test_broken_extensions_are_reported_and_loading_continues() -> None:  # §7 62
+@pytest.mark.anyio
+async def test_broken_extensions_are_reported_and_loading_continues() -> None:  # §7 62
     def raises(pi: Any) -> None:
         pi.register_tool(tool("half", "registered before the failure"))
         raise RuntimeError("boom")
 
-    runner = make_runner(raises, lambda pi: pi.register_tool(tool("ok", "fine")))
+    runner = await make_runner(raises, lambda pi: pi.register_tool(tool("ok", "fine")))
     assert [e.path for e in runner.extensions] == ["ext2"]
     assert list(runner.tools) == ["ok"]
     assert errors_of(runner) == [("ext1", "load", "Failed to load extension: boom")]
 
 
-def test_action_methods_refuse_while_loading() -> None:
-    def early(pi: Any) -> None:
-        pi.append_entry("state", {"a": 1})
-
-    runner = make_runner(early)
-    assert "Extension runtime not initialized" in runner.errors[0].error
-    unbound = ExtensionAPI(ExtensionRunner(), ExtensionRunner().add_extension("p"), EventBus())
-    with pytest.raises(RuntimeNotReadyError):
-        unbound.get_entries()
-
-
-def test_a_handler_error_quoting_a_dsn_is_reported_without_its_password() -> None:
+@pytest.mark.anyio
+async def test_a_handler_error_quoting_a_dsn_is_reported_without_its_password() -> None:
     """A driver error escaping a handler (libpq quotes a malformed DSN whole) reaches the UI and
     the logs through the runner's report: message and stack are scrubbed there."""
     import psycopg
@@ -257,10 +263,10 @@ def test_a_handler_error_quoting_a_dsn_is_reported_without_its_password() -> Non
     def leaky(pi: Any) -> None:
         pi.on("session_start", lambda e, c: psycopg.connect(bad))
 
-    runner = make_runner(leaky)
+    runner = await make_runner(leaky)
     seen: list[Any] = []
     runner.on_error(seen.append)
-    asyncio.run(runner.emit(Event(type="session_start")))
+    await runner.emit(Event(type="session_start"))
     (error,) = seen
     assert "IPv6 host address" in error.error and "ProgrammingError" in error.stack
     assert "Hunter2Secret" not in error.error + error.stack

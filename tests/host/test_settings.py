@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -205,7 +204,8 @@ def test_corrupt_trust_store_is_an_error_not_trust(tmp_path: Path) -> None:
         ProjectTrustStore(tmp_path / "agent").get("/x")
 
 
-def test_trust_resolution_order(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_trust_resolution_order(tmp_path: Path) -> None:
     store = ProjectTrustStore(tmp_path / "agent")
     plain = tmp_path / "plain"
     plain.mkdir()
@@ -213,24 +213,24 @@ def test_trust_resolution_order(tmp_path: Path) -> None:
     put(project / ".pi" / "settings.json", {})
     assert has_trust_requiring_resources(project) and not has_trust_requiring_resources(plain)
 
-    def run(**kw: object) -> bool:
-        return asyncio.run(resolve_project_trusted(project, store=store, **kw))  # type: ignore[arg-type]
+    async def run(**kw: object) -> bool:
+        return await resolve_project_trusted(project, store=store, **kw)  # type: ignore[arg-type]
 
-    assert asyncio.run(resolve_project_trusted(plain, store=store)) is True
-    assert run() is False  # headless and undecided: not trusted
-    assert run(default="always") is True
-    assert run(override=True) is True
+    assert await resolve_project_trusted(plain, store=store) is True
+    assert await run() is False  # headless and undecided: not trusted
+    assert await run(default="always") is True
+    assert await run(override=True) is True
 
     async def hook(cwd: str) -> TrustAnswer:
         assert cwd == str(project.resolve())
         return TrustAnswer(trusted=True, remember=True)
 
-    assert run(extension_hook=hook) is True
+    assert await run(extension_hook=hook) is True
     assert store.get(project) is True
-    assert run(override=False) is False
+    assert await run(override=False) is False
 
     async def no(cwd: str) -> TrustAnswer:
         return TrustAnswer(trusted=False, remember=True)
 
     store.set(project, None)
-    assert run(ask_user=no) is False and store.get(project) is False
+    assert await run(ask_user=no) is False and store.get(project) is False

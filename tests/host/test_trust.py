@@ -97,10 +97,10 @@ def test_a_trust_writer_stopped_past_the_stale_time_never_writes_over_the_one_th
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".trust.json.lock")) == ["trust.json"]
 
 
-def test_one_decision_headless_and_with_hooks(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_one_decision_headless_and_with_hooks(tmp_path: Path) -> None:
     """The settings-only commands and the session runtime make the same decision; headless, it
     never waits, needs no event loop, and a broken trust store means untrusted with a warning."""
-    import asyncio
 
     from pi_memory.host.trust import TrustAnswer, decide_project_trust, headless_project_trust
 
@@ -117,8 +117,8 @@ def test_one_decision_headless_and_with_hooks(tmp_path: Path) -> None:
     async def says_no(path: str) -> TrustAnswer:
         return TrustAnswer(False)
 
-    assert asyncio.run(decide_project_trust(project, "always", store=store, extension_hook=says_no)) is False
-    assert asyncio.run(decide_project_trust(project, store=store, override=False)) is False
+    assert await decide_project_trust(project, "always", store=store, extension_hook=says_no) is False
+    assert await decide_project_trust(project, store=store, override=False) is False
     (tmp_path / "agent" / "trust.json").write_text("[not an object")
     trusted, warnings = headless_project_trust(project, "always", store=store)
     assert trusted is False and len(warnings) == 1 and warnings[0].endswith("; project settings are ignored")

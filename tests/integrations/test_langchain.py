@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import subprocess
 import sys
@@ -66,7 +65,8 @@ def system_text(messages: list[Any]) -> str:
 # ----------------------------------------------------------------------------- tools
 
 
-def test_tools_are_base_tools_whose_artifact_is_the_structured_result(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_tools_are_base_tools_whose_artifact_is_the_structured_result(tmp_path: Path) -> None:
     tools = memory_tools(loaded(tmp_path / "m"), recall=False)
     assert [t.name for t in tools] == ["memory_add", "memory_replace", "memory_remove", "memory_read"]
     add = tools[0]
@@ -77,8 +77,8 @@ def test_tools_are_base_tools_whose_artifact_is_the_structured_result(tmp_path: 
     assert isinstance(message, ToolMessage) and message.tool_call_id == "c1"
     assert message.artifact["success"] is True and message.artifact["entries"] == [FACT]
     assert '"success": true' in message.content
-    read = asyncio.run(tools[3].ainvoke({"type": "tool_call", "id": "c2", "name": "memory_read",
-                                         "args": {"target": "user"}}))
+    read = await tools[3].ainvoke({"type": "tool_call", "id": "c2", "name": "memory_read",
+                                         "args": {"target": "user"}})
     assert read.artifact["entries"] == [FACT] and read.artifact["entryCount"] == 1
 
 
@@ -106,7 +106,8 @@ def test_recall_tools_search_the_given_service(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- create_agent
 
 
-def test_middleware_adds_the_tools_and_the_next_run_sees_the_saved_fact(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_middleware_adds_the_tools_and_the_next_run_sees_the_saved_fact(tmp_path: Path) -> None:
     first = fake(call("memory_add", target="user", content=FACT), AIMessage(content="Saved."))
     agent = create_agent(first, tools=[], system_prompt="You are helpful.",
                          middleware=[PiMemoryMiddleware(loaded(tmp_path / "m"), recall=False)])
@@ -119,7 +120,7 @@ def test_middleware_adds_the_tools_and_the_next_run_sees_the_saved_fact(tmp_path
 
     second = fake(AIMessage(content="Gustav."))
     agent = create_agent(second, tools=[], middleware=[PiMemoryMiddleware(loaded(tmp_path / "m"), recall=False)])
-    asyncio.run(agent.ainvoke({"messages": [HumanMessage("What is my pet called?")]}))
+    await agent.ainvoke({"messages": [HumanMessage("What is my pet called?")]})
     assert FACT in system_text(second.seen[0])
 
 

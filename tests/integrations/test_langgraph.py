@@ -5,7 +5,6 @@ processes writing one store file."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 import textwrap
@@ -110,7 +109,8 @@ def test_pi_store_matches_langgraphs_in_memory_store(pi_store: PiStore, script: 
     assert plain(SCRIPTS[script](pi_store)) == plain(SCRIPTS[script](reference))
 
 
-def test_async_api_matches(pi_store: PiStore) -> None:
+@pytest.mark.anyio
+async def test_async_api_matches(pi_store: PiStore) -> None:
     async def run(store: BaseStore) -> Any:
         await store.aput(("a",), "k", {"text": "hello"})
         await store.aput(("a", "b"), "k2", {"text": "world"})
@@ -120,7 +120,7 @@ def test_async_api_matches(pi_store: PiStore) -> None:
         await store.adelete(("a",), "k")
         return got, found, namespaces, await store.aget(("a",), "k")
 
-    assert plain(asyncio.run(run(pi_store))) == plain(asyncio.run(run(InMemoryStore())))
+    assert plain(await run(pi_store)) == plain(await run(InMemoryStore()))
 
 
 def test_created_at_survives_an_update(pi_store: PiStore) -> None:
@@ -261,7 +261,8 @@ def test_two_processes_on_postgres_lose_nothing(postgres_dsn: str) -> None:
         assert len(store.search(("shared",), limit=1000)) == 100
 
 
-def test_a_compiled_graph_remembers_across_threads_and_processes(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_a_compiled_graph_remembers_across_threads_and_processes(tmp_path: Path) -> None:
     """A real ``StateGraph`` compiled with the store: a fact a node saves in one thread (and one
     store object) is what a node finds in another thread through a fresh store on the same file."""
     from typing import TypedDict
@@ -291,8 +292,8 @@ def test_a_compiled_graph_remembers_across_threads_and_processes(tmp_path: Path)
         build(store).invoke({"text": "remember the deploy window is Tuesday 14:00 UTC", "found": []},
                             {"configurable": {"thread_id": "t1"}})
     with PiStore(tmp_path / "store.db") as store:
-        out = asyncio.run(build(store).ainvoke({"text": "when is the deploy window?", "found": []},
-                                               {"configurable": {"thread_id": "t2"}}))
+        out = await build(store).ainvoke({"text": "when is the deploy window?", "found": []},
+                                               {"configurable": {"thread_id": "t2"}})
     assert out["found"] == ["the deploy window is Tuesday 14:00 UTC"]
     with PiStore(tmp_path / "store.db") as store, pytest.raises(StoreWriteRefused, match="Nothing was stored"):
         build(store).invoke({"text": f"remember {INJECTION}", "found": []})

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from integration_helpers import MessagesServer, result_text, system_text, tool_results
+from integration_helpers import result_text, system_text, tool_results
 from pydantic_ai import Agent
 from pydantic_ai.capabilities import NativeTool
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart
@@ -23,6 +23,7 @@ from pydantic_ai.native_tools import MemoryTool
 from pydantic_ai.providers.anthropic import AnthropicProvider
 from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
 
+from loopback import FakeLLMServer
 from pi_memory.integrations.pydantic_ai import MemoryToolset
 from pi_memory.memory import MemoryStore
 
@@ -99,16 +100,16 @@ def test_memory_command_tool_serves_the_memory_20250818_set(tmp_path: Path) -> N
     assert (tmp_path / "USER.md").read_text(encoding="utf-8") == FACT
 
 
-def test_native_memory_tool_swap_on_anthropic(messages_server: MessagesServer, tmp_path: Path) -> None:
+def test_native_memory_tool_swap_on_anthropic(server: FakeLLMServer, tmp_path: Path) -> None:
     """Pydantic AI's MemoryTool capability sends Anthropic's native tool; its calls land in our store."""
-    messages_server.tool_use({"command": "insert", "path": "/memories/USER.md", "insert_line": 0,
+    server.tool_use({"command": "insert", "path": "/memories/USER.md", "insert_line": 0,
                               "insert_text": FACT})
-    messages_server.text("Saved.")
-    model = AnthropicModel("claude-test", provider=AnthropicProvider(api_key="k", base_url=messages_server.url))
+    server.text("Saved.")
+    model = AnthropicModel("claude-test", provider=AnthropicProvider(api_key="k", base_url=server.url))
     agent = Agent(model, toolsets=[MemoryToolset(tmp_path, recall=False)], capabilities=[NativeTool(MemoryTool())])
     agent.run_sync("I use Helix.")
 
-    first, second = messages_server.requests
+    first, second = server.bodies
     memory_defs = [tool for tool in first["tools"] if tool.get("name") == "memory"]
     assert memory_defs == [{"name": "memory", "type": "memory_20250818"}]
     assert "# Memory Guidance" in system_text(first)

@@ -18,7 +18,6 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import anyio
 import httpx2
 import pytest
 from doc_snippets import Launch, Snippet, http_server_snippet, http_snippets, launch_of, remote_of, setup_snippets
@@ -61,29 +60,28 @@ def _launches() -> dict[Launch, list[str]]:
     return dict(named)
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize("launch", list(_launches()), ids=lambda launch: "+".join(_launches()[launch]))
-def test_the_command_a_snippet_names_serves_and_runs_the_tools(launch: Launch, tmp_path: Path) -> None:
+async def test_the_command_a_snippet_names_serves_and_runs_the_tools(launch: Launch, tmp_path: Path) -> None:
     params = StdioServerParameters(command=launch.command, args=list(launch.args),
                                    env=user_env(tmp_path, launch.env))
 
-    async def scenario() -> None:
-        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
-            assert [tool.name for tool in (await session.list_tools()).tools] == ALL_TOOLS
-            added = await session.call_tool("memory_add", {"target": "user", "content": "Prefers tabs"})
-            assert added.is_error is False and added.structured_content is not None
-            validate_output(added.structured_content)
-            read_back = await session.call_tool("memory_read", {"target": "user"})
-            assert read_back.structured_content is not None
-            assert read_back.structured_content["entries"] == ["Prefers tabs"]
-            important = await session.call_tool("get_important_memories", {"threshold": 0.0})
-            assert important.is_error is False, important.content  # the default recall index opens
-
-    anyio.run(scenario)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        assert [tool.name for tool in (await session.list_tools()).tools] == ALL_TOOLS
+        added = await session.call_tool("memory_add", {"target": "user", "content": "Prefers tabs"})
+        assert added.is_error is False and added.structured_content is not None
+        validate_output(added.structured_content)
+        read_back = await session.call_tool("memory_read", {"target": "user"})
+        assert read_back.structured_content is not None
+        assert read_back.structured_content["entries"] == ["Prefers tabs"]
+        important = await session.call_tool("get_important_memories", {"threshold": 0.0})
+        assert important.is_error is False, important.content  # the default recall index opens
     assert (tmp_path / ".pi" / "agent" / "memories" / "USER.md").read_text(encoding="utf-8") == "Prefers tabs"
 
 
-def test_the_http_snippets_reach_the_server_the_docs_start(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_http_snippets_reach_the_server_the_docs_start(tmp_path: Path) -> None:
     token = secrets.token_urlsafe(32)  # what the docs' export line generates
     start = next(line for line in http_server_snippet().text.splitlines() if line.startswith("pi-memory mcp"))
     words = shlex.split(start, comments=True)
@@ -108,7 +106,7 @@ def test_the_http_snippets_reach_the_server_the_docs_start(tmp_path: Path) -> No
                     result = await session.call_tool("memory_read", {"target": "memory"})
                     assert result.is_error is False
 
-            anyio.run(scenario)
+            await scenario()
     finally:
         proc.terminate()
         proc.communicate(timeout=30)

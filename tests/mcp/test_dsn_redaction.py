@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 from mcp_helpers import mcp_session
@@ -63,24 +62,26 @@ async def everything_the_model_can_see(*args: str, home: Path, errlog: Any) -> l
     return seen
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize("dsn", DSNS)
-def test_no_tool_resource_prompt_or_log_line_holds_the_password(tmp_path: Path, dsn: str) -> None:
+async def test_no_tool_resource_prompt_or_log_line_holds_the_password(tmp_path: Path, dsn: str) -> None:
     home = home_with(tmp_path / "home", dsn)
     log = tmp_path / "stderr.txt"
     with log.open("w", encoding="utf-8") as errlog:
-        seen = anyio.run(lambda: everything_the_model_can_see("--verbose", home=home, errlog=errlog))
+        seen = await everything_the_model_can_see("--verbose", home=home, errlog=errlog)
     memory_error = json.loads(seen[1])["error"]  # memory_add's structured result
     assert "PostgreSQL" in memory_error and ("not valid" in memory_error or "unreachable" in memory_error)
     assert all(PW not in text for text in seen), [text for text in seen if PW in text]
     assert PW not in log.read_text(encoding="utf-8")
 
 
-def test_a_dsn_given_on_the_command_line_is_scrubbed_too(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_a_dsn_given_on_the_command_line_is_scrubbed_too(tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / ".pi" / "agent").mkdir(parents=True)
     log = tmp_path / "stderr.txt"
     with log.open("w", encoding="utf-8") as errlog:
-        seen = anyio.run(lambda: everything_the_model_can_see("--dsn", DSNS[1], "--verbose", home=home,
-                                                              errlog=errlog))
+        seen = await everything_the_model_can_see("--dsn", DSNS[1], "--verbose", home=home,
+                                                              errlog=errlog)
     assert "the PostgreSQL DSN is not valid (invalid percent-encoded token" in seen[0]
     assert all(PW not in text for text in seen) and PW not in log.read_text(encoding="utf-8")

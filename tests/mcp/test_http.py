@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import httpx2
 import pytest
 from mcp import ClientSession
@@ -54,7 +53,8 @@ def test_requests_without_or_with_a_wrong_token_are_rejected(token_server: str) 
     assert post(token_server, {"Authorization": f"bearer {TOKEN}"}).status_code == 200
 
 
-def test_the_official_client_works_with_the_token(token_server: str, tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_official_client_works_with_the_token(token_server: str, tmp_path: Path) -> None:
     async def scenario() -> dict[str, Any]:
         async with (
             httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30) as http,
@@ -68,7 +68,7 @@ def test_the_official_client_works_with_the_token(token_server: str, tmp_path: P
             assert result.is_error is False and result.structured_content is not None
             return result.structured_content
 
-    structured = anyio.run(scenario)
+    structured = await scenario()
     validate_output(structured)
     assert (tmp_path / "mem" / "USER.md").read_text(encoding="utf-8") == "Uses the HTTP transport"
 

@@ -8,7 +8,6 @@ or reached through a dangling symlink. Disk faults are real: a tmpfs mounted for
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 import os
@@ -124,24 +123,22 @@ def test_lone_surrogates_are_invalid_text_not_an_exception(storage: Storage, bad
     assert storage.read("USER.md") is None
 
 
-def test_tools_return_an_is_error_result_for_invalid_text(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_tools_return_an_is_error_result_for_invalid_text(tmp_path: Path) -> None:
     tools = create_memory_tools(MemoryStore(tmp_path))
 
-    async def calls() -> None:
-        for name, params in (
-            ("memory_add", {"target": "memory", "content": "\ud800"}),
-            ("memory_replace", {"target": "user", "oldText": "x", "newContent": "bad \udfff"}),
-            ("memory_remove", {"target": "memory", "oldText": "\udcff"}),
-        ):
-            result = await tools[name].execute("call-1", params)
-            assert result.is_error is True
-            assert result.structured_content is not None
-            assert result.structured_content["success"] is False
-            assert "is not valid text" in result.structured_content["error"]
-            result.text.encode("utf-8")  # the model's text is valid UTF-8
-            assert result.to_mcp()["isError"] is True
-
-    asyncio.run(calls())
+    for name, params in (
+        ("memory_add", {"target": "memory", "content": "\ud800"}),
+        ("memory_replace", {"target": "user", "oldText": "x", "newContent": "bad \udfff"}),
+        ("memory_remove", {"target": "memory", "oldText": "\udcff"}),
+    ):
+        result = await tools[name].execute("call-1", params)
+        assert result.is_error is True
+        assert result.structured_content is not None
+        assert result.structured_content["success"] is False
+        assert "is not valid text" in result.structured_content["error"]
+        result.text.encode("utf-8")  # the model's text is valid UTF-8
+        assert result.to_mcp()["isError"] is True
     assert list(tmp_path.iterdir()) == []
 
 

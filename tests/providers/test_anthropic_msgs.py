@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
+
+import pytest
+from provider_runs import stream_all
 
 from pi_memory.providers import AnthropicMessagesProvider, Context, Model, ModelCost, StreamOptions, is_context_overflow
 
@@ -16,21 +18,10 @@ def model(url: str, **kw: Any) -> Model:
     return Model(**{**base, **kw})
 
 
-def run(m: Model, context: Context, options: StreamOptions | None = None,
-        abort_after: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    async def go() -> list[dict[str, Any]]:
-        opts = options or StreamOptions(api_key="sk-ant-test", max_retries=0)
-        if abort_after:
-            opts.signal = asyncio.Event()
-        events = []
-        async for event in AnthropicMessagesProvider().stream(m, context, opts):
-            events.append(dict(event))
-            if event["type"] == abort_after and opts.signal is not None:
-                opts.signal.set()
-        return events
-
-    events = asyncio.run(go())
-    return events, events[-1].get("message") or events[-1]["error"]
+async def run(m: Model, context: Context, options: StreamOptions | None = None,
+              abort_after: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    opts = options or StreamOptions(api_key="sk-ant-test", max_retries=0)
+    return await stream_all(AnthropicMessagesProvider(), m, context, opts, abort_after)
 
 
 def message_start(input_tokens: int = 25, cache_read: int = 0, cache_write: int = 0) -> dict[str, Any]:
@@ -62,7 +53,8 @@ END = {"type": "message_stop"}
 HELLO = Context(system_prompt="You are terse.", messages=[{"role": "user", "content": "hi", "timestamp": 1}])
 
 
-def test_thinking_text_and_tool_use_stream(server: Any) -> None:
+@pytest.mark.anyio
+async def test_thinking_text_and_tool_use_stream(server: Any) -> None:
     server.anthropic_stream([
         message_start(input_tokens=100, cache_read=50, cache_write=20),
         {"type": "ping"},
@@ -83,7 +75,7 @@ def test_thinking_text_and_tool_use_stream(server: Any) -> None:
         message_delta("tool_use", 42),
         END,
     ])
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert [(e["type"], e.get("contentIndex"), e.get("delta")) for e in events] == [
         ("start", None, None),
         ("thinking_start", 0, None),
@@ -131,7 +123,8 @@ def test_thinking_text_and_tool_use_stream(server: Any) -> None:
     assert request.headers["anthropic-version"]
 
 
-def test_pi_messages_are_converted_for_messages_api(server: Any) -> None:
+@pytest.mark.anyio
+async def test_pi_messages_are_converted_for_messages_api(server: Any) -> None:
     server.anthropic_stream([message_start(), message_delta("end_turn", 3), END])
     same = {"api": "anthropic-messages", "provider": "anthropic", "model": "claude-test"}
     other = {"api": "openai-responses", "provider": "openai", "model": "gpt-5"}
@@ -168,7 +161,7 @@ def test_pi_messages_are_converted_for_messages_api(server: Any) -> None:
     tools = [{"name": "inspect", "description": "Look closely",
               "parameters": {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"],
                              "additionalProperties": False}}]
-    _, final = run(model(server.url), Context(system_prompt="SYS", messages=messages, tools=tools),
+    _, final = await run(model(server.url), Context(system_prompt="SYS", messages=messages, tools=tools),
                    StreamOptions(api_key="k", max_tokens=1000, temperature=0.5, max_retries=0))
     assert final["stopReason"] == "stop", final.get("errorMessage")
     body = server.requests[0].body
@@ -207,81 +200,89 @@ def test_pi_messages_are_converted_for_messages_api(server: Any) -> None:
     ]
 
 
-def test_thinking_budget_request(server: Any) -> None:
+@pytest.mark.anyio
+async def test_thinking_budget_request(server: Any) -> None:
     server.anthropic_stream([message_start(), message_delta("end_turn", 1), END])
     server.anthropic_stream([message_start(), message_delta("end_turn", 1), END])
-    run(model(server.url), HELLO, StreamOptions(api_key="k", reasoning="medium", temperature=0.3, max_retries=0))
-    run(model(server.url), HELLO, StreamOptions(api_key="k", reasoning="off", max_tokens=500, max_retries=0))
+    await run(model(server.url), HELLO, StreamOptions(api_key="k", reasoning="medium", temperature=0.3, max_retries=0))
+    await run(model(server.url), HELLO, StreamOptions(api_key="k", reasoning="off", max_tokens=500, max_retries=0))
     thinking, off = server.requests[0].body, server.requests[1].body
     assert thinking["thinking"] == {"type": "enabled", "budget_tokens": 6976}  # 8000 ceiling - 1024 for the answer
     assert thinking["max_tokens"] == 8000 and "temperature" not in thinking
     assert off["thinking"] == {"type": "disabled"} and off["max_tokens"] == 500
 
 
-def test_max_tokens_and_refusal_stop_reasons(server: Any) -> None:
+@pytest.mark.anyio
+async def test_max_tokens_and_refusal_stop_reasons(server: Any) -> None:
     server.anthropic_stream([message_start(), block_start(0, {"type": "text", "text": ""}),
                              delta(0, {"type": "text_delta", "text": "cut"}), stop(0),
                              message_delta("max_tokens", 5), END])
     server.anthropic_stream([message_start(), message_delta("refusal", 0), END])
-    _, length = run(model(server.url), HELLO)
-    events, refusal = run(model(server.url), HELLO)
+    _, length = await run(model(server.url), HELLO)
+    events, refusal = await run(model(server.url), HELLO)
     assert length["stopReason"] == "length" and length["content"] == [{"type": "text", "text": "cut"}]
     assert events[-1]["type"] == "error"
     assert refusal["errorMessage"] == "The model refused to complete the request"
 
 
-def test_prompt_too_long_400_is_an_overflow(server: Any) -> None:
+@pytest.mark.anyio
+async def test_prompt_too_long_400_is_an_overflow(server: Any) -> None:
     server.json_reply(400, {"type": "error", "error": {
         "type": "invalid_request_error", "message": "prompt is too long: 213462 tokens > 200000 maximum"}})
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert [e["type"] for e in events] == ["error"]
     assert list(final) == [*KEYS, "errorMessage"]
     assert final["errorMessage"] == "400 invalid_request_error: prompt is too long: 213462 tokens > 200000 maximum"
     assert is_context_overflow(final)
 
 
-def test_401_is_reported(server: Any) -> None:
+@pytest.mark.anyio
+async def test_401_is_reported(server: Any) -> None:
     server.json_reply(401, {"type": "error", "error": {"type": "authentication_error",
                                                         "message": "invalid x-api-key"}})
-    _, final = run(model(server.url), HELLO)
+    _, final = await run(model(server.url), HELLO)
     assert final["errorMessage"] == "401 authentication_error: invalid x-api-key"
     assert not is_context_overflow(final)
 
 
-def test_error_event_mid_stream(server: Any) -> None:
+@pytest.mark.anyio
+async def test_error_event_mid_stream(server: Any) -> None:
     server.anthropic_stream([
         message_start(), block_start(0, {"type": "text", "text": ""}), delta(0, {"type": "text_delta", "text": "Hi"}),
         {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
     ])
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert [e["type"] for e in events] == ["start", "text_start", "text_delta", "error"]
     assert final["content"] == [{"type": "text", "text": "Hi"}]
     assert "Overloaded" in final["errorMessage"]
     assert not is_context_overflow(final)
 
 
-def test_malformed_json_and_truncated_streams(server: Any) -> None:
+@pytest.mark.anyio
+async def test_malformed_json_and_truncated_streams(server: Any) -> None:
     server.anthropic_stream([message_start(), b"event: content_block_start\ndata: {oops\n\n"])
     server.anthropic_stream([message_start(), block_start(0, {"type": "text", "text": ""}),
                              delta(0, {"type": "text_delta", "text": "Hi"})])
-    _, bad = run(model(server.url), HELLO)
-    events, cut = run(model(server.url), HELLO)
+    _, bad = await run(model(server.url), HELLO)
+    events, cut = await run(model(server.url), HELLO)
     assert bad["stopReason"] == "error" and bad["errorMessage"].startswith("Malformed JSON from provider")
     assert [e["type"] for e in events][-2:] == ["text_end", "error"]
     assert cut["errorMessage"] == "Anthropic stream ended without a stop reason"
     assert cut["usage"]["input"] == 25  # what message_start reported survives the failure
 
 
-def test_connection_refused(refused_url: str) -> None:
-    _, final = run(model(refused_url), HELLO)
+@pytest.mark.anyio
+async def test_connection_refused(refused_url: str) -> None:
+    _, final = await run(model(refused_url), HELLO)
     assert final["stopReason"] == "error" and final["errorMessage"].startswith("Connection error")
 
 
-def test_abort_mid_stream(server: Any) -> None:
+@pytest.mark.anyio
+async def test_abort_mid_stream(server: Any) -> None:
     server.anthropic_stream([message_start(), block_start(0, {"type": "text", "text": ""}),
                              delta(0, {"type": "text_delta", "text": "Hello"}),
                              delta(0, {"type": "text_delta", "text": " there"}), stop(0),
                              message_delta("end_turn", 2), END], delay=5.0)
-    events, final = run(model(server.url), HELLO, abort_after="start")
+    events, final = await run(model(server.url), HELLO, abort_after="start")
     assert events[-1]["type"] == "error" and events[-1]["reason"] == "aborted"
     assert final["stopReason"] == "aborted" and final["errorMessage"] == "Request was aborted"

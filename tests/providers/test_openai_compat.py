@@ -6,6 +6,9 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
+from provider_runs import stream_all
+
 from pi_memory.providers import (
     Context,
     Model,
@@ -26,22 +29,10 @@ def model(url: str, **kw: Any) -> Model:
     return Model(**{**base, **kw})
 
 
-def run(m: Model, context: Context, options: StreamOptions | None = None,
-        abort_after: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    async def go() -> list[dict[str, Any]]:
-        opts = options or StreamOptions(api_key="sk-test", max_retries=0)
-        if abort_after:
-            opts.signal = asyncio.Event()
-        events = []
-        async for event in OpenAICompletionsProvider().stream(m, context, opts):
-            events.append(dict(event))
-            if event["type"] == abort_after and opts.signal is not None:
-                opts.signal.set()
-        return events
-
-    events = asyncio.run(go())
-    last = events[-1]
-    return events, last.get("message") or last["error"]
+async def run(m: Model, context: Context, options: StreamOptions | None = None,
+              abort_after: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    opts = options or StreamOptions(api_key="sk-test", max_retries=0)
+    return await stream_all(OpenAICompletionsProvider(), m, context, opts, abort_after)
 
 
 def summary(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -58,7 +49,8 @@ def summary(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 HELLO = Context(system_prompt="Be brief.", messages=[{"role": "user", "content": "hi", "timestamp": 1}])
 
 
-def test_text_stream_events_final_message_and_usage(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_text_stream_events_final_message_and_usage(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([
         oa_chunk({"role": "assistant", "content": ""}),
         oa_chunk({"content": "Hello"}),
@@ -67,7 +59,7 @@ def test_text_stream_events_final_message_and_usage(server: Any, oa_chunk: Any) 
         oa_chunk(usage={"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15,
                         "prompt_tokens_details": {"cached_tokens": 4}}, choices=False),
     ])
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert summary(events) == [
         ("start",),
         ("text_start", 0, None),
@@ -102,7 +94,8 @@ def test_text_stream_events_final_message_and_usage(server: Any, oa_chunk: Any) 
     assert "store" not in request.body and "max_tokens" not in request.body
 
 
-def test_pi_messages_are_converted_for_chat_completions(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_pi_messages_are_converted_for_chat_completions(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([oa_chunk({"content": "ok"}, "stop")])
     m = model(server.url)
     same = {"api": "openai-completions", "provider": "local", "model": "test-model"}
@@ -142,7 +135,7 @@ def test_pi_messages_are_converted_for_chat_completions(server: Any, oa_chunk: A
     tools = [{"name": "memory_add", "description": "Add a memory",
               "parameters": {"type": "object", "properties": {"content": {"type": "string"}},
                              "required": ["content"]}}]
-    run(m, Context(system_prompt="SYS", messages=messages, tools=tools),
+    await run(m, Context(system_prompt="SYS", messages=messages, tools=tools),
         StreamOptions(api_key="k", max_tokens=321, temperature=0.2, max_retries=0))
     body = server.requests[0].body
     assert body["max_tokens"] == 321 and body["temperature"] == 0.2
@@ -177,7 +170,8 @@ def test_pi_messages_are_converted_for_chat_completions(server: Any, oa_chunk: A
     ]
 
 
-def test_tool_call_deltas_split_across_chunks(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_tool_call_deltas_split_across_chunks(server: Any, oa_chunk: Any) -> None:
     def tc(index: int, args: str, **kw: Any) -> dict[str, Any]:
         return {"tool_calls": [{"index": index, **kw, "function": {**kw.pop("function", {}), "arguments": args}}]}
 
@@ -193,7 +187,7 @@ def test_tool_call_deltas_split_across_chunks(server: Any, oa_chunk: Any) -> Non
         oa_chunk({}, "tool_calls"),
         oa_chunk(usage={"prompt_tokens": 20, "completion_tokens": 7}, choices=False),
     ])
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert summary(events) == [
         ("start",),
         ("text_start", 0, None),
@@ -224,26 +218,28 @@ def test_tool_call_deltas_split_across_chunks(server: Any, oa_chunk: Any) -> Non
     assert partial_args[-1] == {"target": "user"}
 
 
-def test_invalid_tool_json_is_kept_as_arguments_error(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_invalid_tool_json_is_kept_as_arguments_error(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([
         oa_chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "f", "arguments": '{"a": 1,,'}}]}),
         oa_chunk({}, "tool_calls"),
     ])
-    _, final = run(model(server.url), HELLO)
+    _, final = await run(model(server.url), HELLO)
     call = final["content"][0]
     assert list(call) == ["type", "id", "name", "arguments", "argumentsError"]
     assert call["arguments"] == {}
     assert call["argumentsError"].endswith('\n\nReceived arguments:\n{"a": 1,,')
 
 
-def test_reasoning_content_becomes_thinking_and_stop_without_usage(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_reasoning_content_becomes_thinking_and_stop_without_usage(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([
         oa_chunk({"role": "assistant", "reasoning_content": "Think"}),
         oa_chunk({"reasoning_content": "ing."}),
         oa_chunk({"content": "Done."}),
         oa_chunk({}, "stop"),
     ])
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert [e["type"] for e in events] == ["start", "thinking_start", "thinking_delta", "thinking_delta",
                                            "text_start", "text_delta", "thinking_end", "text_end", "done"]
     assert final["content"] == [{"type": "thinking", "thinking": "Thinking.", "thinkingSignature": "reasoning_content"},
@@ -251,19 +247,21 @@ def test_reasoning_content_becomes_thinking_and_stop_without_usage(server: Any, 
     assert final["usage"]["totalTokens"] == 0 and final["usage"]["cost"]["total"] == 0
 
 
-def test_stop_with_tool_calls_counts_as_tool_use(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_stop_with_tool_calls_counts_as_tool_use(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([
         oa_chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "f", "arguments": "{}"}}]}, "stop"),
     ])
-    _, final = run(model(server.url), HELLO)
+    _, final = await run(model(server.url), HELLO)
     assert final["stopReason"] == "toolUse"
 
 
-def test_length_and_content_filter_finish_reasons(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_length_and_content_filter_finish_reasons(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([oa_chunk({"content": "trunc"}, "length")])
     server.openai_stream([oa_chunk({"content": "bad"}, "content_filter")])
-    _, first = run(model(server.url), HELLO)
-    events, second = run(model(server.url), HELLO)
+    _, first = await run(model(server.url), HELLO)
+    events, second = await run(model(server.url), HELLO)
     assert first["stopReason"] == "length"
     assert events[-1]["type"] == "error" and events[-1]["reason"] == "error"
     assert second["stopReason"] == "error"
@@ -271,12 +269,13 @@ def test_length_and_content_filter_finish_reasons(server: Any, oa_chunk: Any) ->
     assert list(second) == [*KEYS, "errorMessage"]
 
 
-def test_http_400_context_overflow_is_an_error_message(server: Any) -> None:
+@pytest.mark.anyio
+async def test_http_400_context_overflow_is_an_error_message(server: Any) -> None:
     server.json_reply(400, {"error": {
         "message": "This model's maximum context length is 8192 tokens. However, your messages resulted in "
                    "9000 tokens. Please reduce the length of the messages.",
         "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}})
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert [e["type"] for e in events] == ["error"]
     assert list(final) == [*KEYS, "errorMessage"]
     assert final["content"] == [] and final["stopReason"] == "error"
@@ -286,50 +285,56 @@ def test_http_400_context_overflow_is_an_error_message(server: Any) -> None:
     assert is_context_overflow(final)
 
 
-def test_llama_cpp_overflow_wording(server: Any) -> None:
+@pytest.mark.anyio
+async def test_llama_cpp_overflow_wording(server: Any) -> None:
     server.json_reply(400, {"error": {"code": 400, "message": "the request exceeds the available context size, "
                                       "try increasing it", "type": "exceed_context_size_error"}})
-    _, final = run(model(server.url), HELLO)
+    _, final = await run(model(server.url), HELLO)
     assert is_context_overflow(final)
 
 
-def test_http_401_is_an_error_not_an_overflow(server: Any) -> None:
+@pytest.mark.anyio
+async def test_http_401_is_an_error_not_an_overflow(server: Any) -> None:
     server.json_reply(401, {"error": {"message": "Incorrect API key provided: sk-test.",
                                       "type": "invalid_request_error", "code": "invalid_api_key"}})
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert [e["type"] for e in events] == ["error"]
     assert final["errorMessage"].startswith("401 invalid_request_error: Incorrect API key provided")
     assert not is_context_overflow(final)
 
 
-def test_connection_refused_is_an_error_message(refused_url: str) -> None:
-    events, final = run(model(refused_url), HELLO)
+@pytest.mark.anyio
+async def test_connection_refused_is_an_error_message(refused_url: str) -> None:
+    events, final = await run(model(refused_url), HELLO)
     assert [e["type"] for e in events] == ["error"]
     assert final["stopReason"] == "error"
     assert final["errorMessage"].startswith("Connection error")
     assert not is_context_overflow(final)
 
 
-def test_malformed_json_in_stream_keeps_what_arrived(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_malformed_json_in_stream_keeps_what_arrived(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([oa_chunk({"content": "Hel"}), b"data: {not json\n\n"], done=False)
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert [e["type"] for e in events] == ["start", "text_start", "text_delta", "error"]
     assert final["content"] == [{"type": "text", "text": "Hel"}]
     assert final["stopReason"] == "error"
     assert final["errorMessage"].startswith("Malformed JSON from provider: ")
 
 
-def test_stream_without_finish_reason_is_an_error(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_stream_without_finish_reason_is_an_error(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([oa_chunk({"content": "cut"})])
-    events, final = run(model(server.url), HELLO)
+    events, final = await run(model(server.url), HELLO)
     assert [e["type"] for e in events][-2:] == ["text_end", "error"]
     assert final["errorMessage"] == "Stream ended without finish_reason"
 
 
-def test_abort_mid_stream_ends_aborted_with_partial_content(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_abort_mid_stream_ends_aborted_with_partial_content(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([oa_chunk({"content": "one "}), oa_chunk({"content": "two"}), oa_chunk({}, "stop")],
                          delay=5.0)
-    events, final = run(model(server.url), HELLO, abort_after="text_delta")
+    events, final = await run(model(server.url), HELLO, abort_after="text_delta")
     assert [e["type"] for e in events] == ["start", "text_start", "text_delta", "error"]
     assert events[-1]["reason"] == "aborted"
     assert final["stopReason"] == "aborted" and final["errorMessage"] == "Request was aborted"
@@ -337,31 +342,34 @@ def test_abort_mid_stream_ends_aborted_with_partial_content(server: Any, oa_chun
     assert list(final) == [*KEYS, "errorMessage"]
 
 
-def test_abort_before_the_request_sends_nothing(server: Any) -> None:
+@pytest.mark.anyio
+async def test_abort_before_the_request_sends_nothing(server: Any) -> None:
     async def go() -> list[dict[str, Any]]:
         signal = asyncio.Event()
         signal.set()
         return [dict(e) async for e in OpenAICompletionsProvider().stream(
             model(server.url), HELLO, StreamOptions(signal=signal))]
 
-    events = asyncio.run(go())
+    events = await go()
     assert [(e["type"], e["reason"]) for e in events] == [("error", "aborted")]
     assert server.requests == []
 
 
-def test_keyless_server_never_gets_the_openai_env_key(server: Any, oa_chunk: Any, monkeypatch: Any) -> None:
+@pytest.mark.anyio
+async def test_keyless_server_never_gets_the_openai_env_key(server: Any, oa_chunk: Any, monkeypatch: Any) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-real-secret")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://example.invalid/v1")
     server.openai_stream([oa_chunk({"content": "hi"}, "stop")])
-    _, final = run(model(server.url, provider="ollama"), HELLO, StreamOptions(max_retries=0))
+    _, final = await run(model(server.url, provider="ollama"), HELLO, StreamOptions(max_retries=0))
     assert final["stopReason"] == "stop"
     assert server.requests[0].headers["authorization"] == "Bearer no-key"
 
 
-def test_openai_reasoning_model_request_shape(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_openai_reasoning_model_request_shape(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([oa_chunk({"content": "ok"}, "stop")])
     m = model(server.url, provider="openai", id="o4-mini", reasoning=True, headers={"x-team": "a"})
-    run(m, HELLO, StreamOptions(api_key="k", max_tokens=100, reasoning="high", headers={"x-trace": "1"},
+    await run(m, HELLO, StreamOptions(api_key="k", max_tokens=100, reasoning="high", headers={"x-trace": "1"},
                                 max_retries=0))
     request = server.requests[0]
     assert request.body["messages"][0] == {"role": "developer", "content": "Be brief."}
@@ -370,11 +378,12 @@ def test_openai_reasoning_model_request_shape(server: Any, oa_chunk: Any) -> Non
     assert request.headers["x-team"] == "a" and request.headers["x-trace"] == "1"
 
 
-def test_openrouter_reasoning_and_compat_switches(server: Any, oa_chunk: Any) -> None:
+@pytest.mark.anyio
+async def test_openrouter_reasoning_and_compat_switches(server: Any, oa_chunk: Any) -> None:
     server.openai_stream([oa_chunk({"content": "ok"}, "stop")])
     m = model(server.url, provider="openrouter", reasoning=True,
               compat={"supportsUsageInStreaming": False, "maxTokensField": "max_completion_tokens"})
-    run(m, HELLO, StreamOptions(api_key="k", max_tokens=50, reasoning="low", max_retries=0))
+    await run(m, HELLO, StreamOptions(api_key="k", max_tokens=50, reasoning="low", max_retries=0))
     body = server.requests[0].body
     assert body["reasoning"] == {"effort": "low"} and "reasoning_effort" not in body
     assert "stream_options" not in body and body["max_completion_tokens"] == 50

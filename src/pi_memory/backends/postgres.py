@@ -18,13 +18,15 @@ Threads of one process queue on an in-process lock per target before taking a po
 (as the file backend's lock does), so a busy process holds one connection per target, not one
 per waiting thread.
 
+One mutation's transaction object is :mod:`.transaction`; the cross-machine advisory lock that
+dreaming takes is :mod:`.advisory`.
+
 Needs ``pip install 'pi-memory[postgres]'`` (psycopg 3 and psycopg-pool).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import math
 import threading
@@ -38,8 +40,10 @@ from pi_memory.memory.backend import BackendBusy, RawText
 from pi_memory.memory.files import FILE_NAMES
 
 from . import import_psycopg
+from .advisory import try_advisory_lock
 from .dsn import connect_failure, describe_dsn, dsn_problem, redact, remember_dsn
 from .schema import SchemaError, migrate, schema_status
+from .transaction import FailedTransaction, PostgresTransaction, rollback
 
 if TYPE_CHECKING:
     import psycopg
@@ -58,28 +62,10 @@ _LOCK_ROW = "SELECT content FROM pi_memory_files WHERE namespace = %s AND target
 _PLACEHOLDER_ROW = "INSERT INTO pi_memory_files (namespace, target) VALUES (%s, %s) ON CONFLICT DO NOTHING"
 
 
-def _scalar(row: tuple[Any, ...] | None) -> Any:
-    """The first column of a one-row result (queries that always return a row)."""
-    if row is None:  # pragma: no cover - aggregate queries always return a row
-        raise RuntimeError("the query returned no row")
-    return row[0]
-
-
-def _rollback(conn: psycopg.Connection[Any]) -> None:
-    """End a failed transaction; a broken connection needs nothing (the server rolled back)."""
-    with contextlib.suppress(Exception):
-        conn.execute("ROLLBACK")
-
-
 def _first_line(exc: BaseException, dsn: str) -> str:
     """The first line of a driver error, its password removed (libpq quotes a bad DSN whole)."""
     text = str(exc).strip() or type(exc).__name__
     return redact(text.splitlines()[0].strip(), dsn)
-
-
-def _lock_key(key: str) -> int:
-    """A stable signed 64-bit advisory-lock id for ``key`` (same on every machine)."""
-    return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big", signed=True)
 
 
 @dataclass(frozen=True)
@@ -94,59 +80,6 @@ class BackupInfo:
 
 class PostgresUnavailable(Exception):
     """The database cannot be used right now; the message says what to check."""
-
-
-class _FailedTransaction:
-    """Handed to the store when no transaction could be opened: ``raw.error`` stops the mutation."""
-
-    def __init__(self, error: str) -> None:
-        self.raw = RawText(error=error)
-
-    def write(self, text: str) -> None:  # pragma: no cover - the store never writes over an error
-        raise RuntimeError("no database transaction is open")
-
-    def backup(self, raw: RawText) -> str:  # pragma: no cover - drift is not checked after an error
-        raise RuntimeError("no database transaction is open")
-
-
-class _PostgresTransaction:
-    """The row lock of one target, held by an open database transaction."""
-
-    def __init__(self, backend: PostgresBackend, conn: psycopg.Connection[Any], target: str, raw: RawText) -> None:
-        self._backend = backend
-        self._conn = conn
-        self._target = target
-        self.raw = raw
-        self.pending: str | None = None
-        self.changed = False  # a backup row was written
-
-    def write(self, text: str) -> None:
-        """Queue the new text; it is sent with the COMMIT (one round trip while the lock is held)."""
-        self.pending = text
-
-    def backup(self, raw: RawText) -> str:
-        """Keep ``raw`` in ``pi_memory_backups``; identical content is backed up once."""
-        ns, label = self._backend.namespace, self._backend.label(self._target)
-        found = self._conn.execute(
-            "SELECT name FROM pi_memory_backups WHERE namespace = %s AND target = %s AND content = %s "
-            "ORDER BY created_at, name LIMIT 1",
-            (ns, self._target, raw.text),
-        ).fetchone()
-        if found is not None:
-            return self._backend.backup_location(found[0])
-        stamp = int(_scalar(self._conn.execute("SELECT floor(extract(epoch FROM clock_timestamp()))").fetchone()))
-        base = f"{label}.bak.{stamp}"
-        for n in range(1000):
-            name = base if n == 0 else f"{base}.{n}"
-            inserted = self._conn.execute(
-                "INSERT INTO pi_memory_backups (namespace, name, target, content) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT DO NOTHING RETURNING name",
-                (ns, name, self._target, raw.text),
-            ).fetchone()
-            if inserted is not None:
-                self.changed = True
-                return self._backend.backup_location(name)
-        raise RuntimeError(f"could not name a backup of {label} after 1000 tries")  # pragma: no cover
 
 
 class PostgresBackend:
@@ -242,7 +175,7 @@ class PostgresBackend:
         return RawText(text=row[0], exists=True)
 
     @contextlib.contextmanager
-    def transaction(self, target: str, timeout: float) -> Iterator[_PostgresTransaction | _FailedTransaction]:
+    def transaction(self, target: str, timeout: float) -> Iterator[PostgresTransaction | FailedTransaction]:
         """Hold the row lock of ``target`` for one mutation (see the module docstring)."""
         deadline = time.monotonic() + max(0.0, timeout)
         local = self._target_locks[target]
@@ -254,7 +187,7 @@ class PostgresBackend:
                     self._ensure_ready()
                     conn = stack.enter_context(self._connection(max(0.0, deadline - time.monotonic())))
                 except PostgresUnavailable as exc:
-                    yield _FailedTransaction(str(exc))
+                    yield FailedTransaction(str(exc))
                     return
                 yield from self._locked(conn, target, deadline)
         finally:
@@ -288,9 +221,19 @@ class PostgresBackend:
             ).fetchone()
         return None if row is None else str(row[0])
 
-    def advisory_lock(self, key: str, *, dedicated: bool = False) -> contextlib.AbstractContextManager[bool]:
-        """Non-blocking cross-machine lock scoped to this namespace (see :func:`advisory_lock`)."""
-        return advisory_lock(self, key, dedicated=dedicated)
+    @contextlib.contextmanager
+    def advisory_lock(self, key: str, *, dedicated: bool = False) -> Iterator[bool]:
+        """Non-blocking cross-machine lock scoped to this namespace (see :func:`advisory_lock`).
+
+        The key becomes ``pi-memory/<namespace>/<key>``; a pooled connection is held for the
+        block — or, with ``dedicated``, a connection of its own, so a long job (a dream) that also
+        writes through the backend never holds one of the pool's connections idle.
+        :class:`PostgresUnavailable` if the server cannot be reached.
+        """
+        self._ensure_ready()
+        holder = self._dedicated() if dedicated else self._connection(self.connect_timeout)
+        with holder as conn, try_advisory_lock(conn, f"pi-memory/{self.namespace}/{key}") as held:
+            yield held
 
     def check(self) -> str | None:
         """Why this backend cannot be used right now (what to fix), or ``None`` when it can.
@@ -337,7 +280,7 @@ class PostgresBackend:
 
     def _locked(
         self, conn: psycopg.Connection[Any], target: str, deadline: float
-    ) -> Iterator[_PostgresTransaction]:
+    ) -> Iterator[PostgresTransaction]:
         """One transaction holding the row lock; two round trips on the usual path.
 
         ``BEGIN`` + ``lock_timeout`` + ``SELECT … FOR UPDATE`` go out as one pipeline, and the
@@ -359,11 +302,11 @@ class PostgresBackend:
                 conn.execute(_PLACEHOLDER_ROW, key)
                 row = conn.execute(_LOCK_ROW, key).fetchone()
             content = None if row is None else row[0]
-            txn = _PostgresTransaction(self, conn, target, RawText() if content is None else RawText(content, True))
+            txn = PostgresTransaction(self, conn, target, RawText() if content is None else RawText(content, True))
             try:
                 yield txn
             except BaseException:
-                _rollback(conn)
+                rollback(conn)
                 raise
             if txn.pending is None and not txn.changed:
                 conn.execute("ROLLBACK")
@@ -377,7 +320,7 @@ class PostgresBackend:
                     )
                 conn.execute("COMMIT")
         except (errors.LockNotAvailable, errors.QueryCanceled) as exc:
-            _rollback(conn)
+            rollback(conn)
             raise BackendBusy(f"{self.location(target)}: {_first_line(exc, self.dsn)}") from exc
         except self._psycopg.OperationalError as exc:
             # The connection broke mid-transaction: the server rolled it back, nothing changed.
@@ -451,10 +394,9 @@ class PostgresBackend:
         return connect_failure(self.dsn, exc)
 
 
-@contextlib.contextmanager
 def advisory_lock(
     conn_or_backend: PostgresBackend | psycopg.Connection[Any], key: str, *, dedicated: bool = False
-) -> Iterator[bool]:
+) -> contextlib.AbstractContextManager[bool]:
     """Try to take a PostgreSQL session advisory lock named ``key``; never waits.
 
     Yields ``True`` when this caller holds the lock for the ``with`` block, ``False`` when
@@ -462,26 +404,9 @@ def advisory_lock(
     dreaming does when another worker is already consolidating. The lock dies with its
     connection, so a crashed holder never leaves a stale lock behind.
 
-    With a :class:`PostgresBackend` the key is scoped to its namespace (``pi-memory/<namespace>/<key>``)
-    and a pooled connection is held for the block — or, with ``dedicated``, a connection of its own,
-    so a long job (a dream) that also writes through the backend never holds one of the pool's
-    connections idle. :class:`PostgresUnavailable` if the server cannot be reached. With a
-    connection the key is used as given.
+    With a :class:`PostgresBackend` the key is scoped to its namespace (see
+    :meth:`PostgresBackend.advisory_lock`); with a connection the key is used as given.
     """
     if isinstance(conn_or_backend, PostgresBackend):
-        backend = conn_or_backend
-        backend._ensure_ready()
-        scoped = f"pi-memory/{backend.namespace}/{key}"
-        holder = backend._dedicated() if dedicated else backend._connection(backend.connect_timeout)
-        with holder as conn, advisory_lock(conn, scoped) as held:
-            yield held
-        return
-    conn = conn_or_backend
-    lock_id = _lock_key(key)
-    held = bool(_scalar(conn.execute("SELECT pg_try_advisory_lock(%s)", (lock_id,)).fetchone()))
-    try:
-        yield held
-    finally:
-        if held and not conn.closed:
-            with contextlib.suppress(Exception):
-                conn.execute("SELECT pg_advisory_unlock(%s)", (lock_id,))
+        return conn_or_backend.advisory_lock(key, dedicated=dedicated)
+    return try_advisory_lock(conn_or_backend, key)

@@ -7,13 +7,14 @@ from pi_memory.base.content import IMAGE_MARKER, content_text, searchable_text, 
 from pi_memory.base.fs import atomic_write, atomic_write_text, fsync_dir
 from pi_memory.base.js import date_parse_ms, is_js_number, iso_now, js_trim, js_truthy
 from pi_memory.base.lock import LockBlocked, LockBusy, LockCompromised, file_lock, lock_dir_for
-from pi_memory.base.tools import ToolBase, ToolResult, aborted, bound_result, tool_result
+from pi_memory.base.tools import Tool, ToolBase, ToolResult, aborted, bound_result, tool_result
 
 __all__ = [
     "IMAGE_MARKER",
     "LockBlocked",
     "LockBusy",
     "LockCompromised",
+    "Tool",
     "ToolBase",
     "ToolResult",
     "aborted",

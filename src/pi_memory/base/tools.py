@@ -1,6 +1,8 @@
-"""The tool call every tool here shares (:class:`ToolBase`, abort) and its bounded result.
+"""The tool call every tool here shares (:class:`Tool`, :class:`ToolBase`, abort) and its bounded result.
 
-:class:`ToolBase` gives memory, recall and decay tools pi's ``execute`` signature once;
+:class:`Tool` is the one shape every caller of a tool relies on — the agent host, the MCP server
+and the framework adapters; :class:`ToolBase` gives memory, recall and decay tools pi's
+``execute`` signature once;
 :func:`aborted` reads pi's abort signal. A result dict becomes a bounded :class:`ToolResult`:
 what a tool hands back to the model or an MCP client.
 
@@ -34,13 +36,14 @@ import abc
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
     "MAX_RECORDS",
     "OUTPUT_LIMIT_BYTES",
     "OUTPUT_LIMIT_ERROR",
     "TRUNCATION_SCHEMA",
+    "Tool",
     "ToolBase",
     "ToolResult",
     "aborted",
@@ -311,6 +314,37 @@ def aborted(signal: Any) -> bool:
         return True
     is_set = getattr(signal, "is_set", None)
     return bool(is_set()) if callable(is_set) else False
+
+
+@runtime_checkable
+class Tool(Protocol):
+    """What every caller needs from a tool: pi's tool fields, ``output_schema`` and ``execute``.
+
+    One protocol for every host: the MCP server lists and calls these (``McpTool`` is this
+    name), the framework adapters wrap them (``PiTool`` too), and the agent host adapts them.
+    :class:`ToolBase` subclasses satisfy it; so does any object with these members.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The JSON Schema of the arguments (``type: object``)."""
+
+    @property
+    def output_schema(self) -> dict[str, Any]:
+        """The JSON Schema of ``structured_content`` (``type: object``)."""
+
+    async def execute(
+        self,
+        tool_call_id: str,
+        params: Mapping[str, Any] | None,
+        signal: Any = None,
+        on_update: Callable[..., Any] | None = None,
+        ctx: Any = None,
+    ) -> ToolResult: ...
 
 
 class ToolBase(abc.ABC):

@@ -4,7 +4,8 @@
 (dispatch and composition rules), ``loader`` (discovery, and loading one session's extensions
 with its trust decision), ``wrapper`` (tool adaptation and argument validation), ``agent`` (the
 loop), ``turns`` (runs, queues, persistence), ``system_prompt``, ``compaction`` (with ``tokens``
-and ``summary``), and ``session_runtime`` (pi's AgentSession: the session lifecycle). See
+and ``summary``), ``navigation`` (/tree and /fork within one file), and ``session_runtime`` (pi's
+AgentSession: the session lifecycle). See
 ``docs/extensions.md``.
 
 >>> import asyncio

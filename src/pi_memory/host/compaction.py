@@ -55,7 +55,6 @@ __all__ = [
     "prepare_compaction",
     "serialize_conversation",
     "should_compact",
-    "tree_preparation",
 ]
 
 @dataclass(frozen=True, slots=True)
@@ -286,18 +285,6 @@ async def compact(preparation: CompactionPreparation, provider: Provider, model:
         summary += "\n\n" + "\n\n".join(sections)
     return CompactionResult(summary, preparation.first_kept_entry_id, preparation.tokens_before,
                             {"readFiles": read_only, "modifiedFiles": modified})
-
-
-def tree_preparation(sm: SessionManager, target_id: str, summarize: bool,
-                     custom_instructions: str | None) -> dict[str, Any]:
-    """pi's ``session_before_tree`` preparation: the entries that leaving the current leaf for
-    ``target_id`` abandons (``entriesToSummarize``, root first) and the common ancestor."""
-    old_path = sm.get_branch()
-    target_ids = {e.get("id") for e in sm.get_branch(target_id)}
-    common = next((e.get("id") for e in reversed(old_path) if e.get("id") in target_ids), None)
-    return {"targetId": target_id, "oldLeafId": sm.get_leaf_id(), "commonAncestorId": common,
-            "entriesToSummarize": [e for e in old_path if e.get("id") not in target_ids],
-            "userWantsSummary": summarize, "customInstructions": custom_instructions}
 
 
 # ----------------------------------------------------------------------------- the runtime's side

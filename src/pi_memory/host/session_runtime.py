@@ -9,7 +9,8 @@ reason and ``previousSessionFile``), so extensions rebuild state in one place.
 
 The other jobs live beside it: loading extensions and deciding trust (``loader``), the system
 prompt (``system_prompt``), runs, queues and persistence (``turns``), compaction
-(``compaction.Compactor``), the loop itself (``agent``).
+(``compaction.Compactor``), moving within one file for /tree and /fork (``navigation``), the loop
+itself (``agent``).
 """
 
 from __future__ import annotations
@@ -21,16 +22,16 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from pi_memory.base import content_text
 from pi_memory.providers import Model, ModelRegistry, Provider, StreamOptions
 from pi_memory.session import SessionManager
 from pi_memory.session.entries import Entry
 
 from .agent import AgentRun, user_message
 from .api import EventBus
-from .compaction import CompactionSettings, Compactor, tree_preparation
+from .compaction import CompactionSettings, Compactor
 from .context import UI, ContextUsage, ExtensionCommandContext, ExtensionContext, HeadlessUI, SwitchResult
 from .loader import ExtensionSource, ExtensionSwitches, decide_project_trust, load_session_extensions, sdk_sources
+from .navigation import edit_point, navigate_tree
 from .runner import ExtensionRunner
 from .settings import Settings, load_settings
 from .system_prompt import DEFAULT_SYSTEM_PROMPT, compose_system_prompt
@@ -398,7 +399,7 @@ class SessionRuntime:
         entry = sm.get_entry(entry_id)
         if entry is None:
             raise ValueError(f"Entry {entry_id} not found")
-        leaf, text = _edit_point(entry, entry_id)
+        leaf, text = edit_point(entry, entry_id)
 
         def swap() -> None:
             if leaf is None:
@@ -411,28 +412,8 @@ class SessionRuntime:
 
     async def navigate_tree(self, target_id: str, *, summarize: bool = False,
                             custom_instructions: str | None = None) -> SwitchResult:
-        """/tree: move the leaf within this file. Selecting a user message moves to its parent and
-        returns its text for editing; ``summarize`` leaves a summary of the abandoned branch."""
-        sm = self.session_manager
-        target = sm.get_entry(target_id)
-        if target is None:
-            raise ValueError(f"Entry {target_id} not found")
-        old_leaf = sm.get_leaf_id()
-        preparation = tree_preparation(sm, target_id, summarize, custom_instructions)
-        result = await self.runner.emit(Event(type="session_before_tree", preparation=preparation,
-                                              signal=AbortSignal()))
-        if result_field(result, "cancel"):
-            return SwitchResult(True)
-        new_leaf, text = _edit_point(target, target_id)
-        supplied = result_field(result, "summary")
-        summary_entry = await self.compactor.leave_branch(new_leaf, preparation, supplied)
-        event = Event(type="session_tree", newLeafId=sm.get_leaf_id(), oldLeafId=old_leaf)
-        if summary_entry is not None:
-            event["summaryEntry"] = summary_entry
-            event["fromExtension"] = bool(supplied)
-        await self.dispatch(event)
-        await self.dispatch(Event(type="session:loaded", reason="tree", sessionFile=sm.get_session_file()))
-        return SwitchResult(False, text)
+        """/tree: move the leaf within this file (see :func:`~pi_memory.host.navigation.navigate_tree`)."""
+        return await navigate_tree(self, target_id, summarize=summarize, custom_instructions=custom_instructions)
 
     async def reload(self) -> None:
         """/reload: settings and extensions again (``session_shutdown`` → ``session_start`` "reload")."""
@@ -450,12 +431,3 @@ class SessionRuntime:
         with contextlib.suppress(Exception):
             await self.wait_for_idle()
         await self.dispatch(Event(type="session_shutdown", reason="quit"))
-
-
-def _edit_point(entry: Entry, entry_id: str) -> tuple[Any, str | None]:
-    """Where /fork and /tree put the leaf for ``entry``: before a user message (whose text comes
-    back for editing), else at the entry itself."""
-    message = entry.get("message") if entry.get("type") == "message" else None
-    if isinstance(message, Mapping) and message.get("role") == "user":
-        return entry.get("parentId"), content_text(message.get("content"))
-    return entry_id, None

@@ -14,9 +14,10 @@ import asyncio
 import copy
 import threading
 from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
-from pi_memory.memory import MemoryStore, ToolResult, create_memory_tools
+from pi_memory.base import Tool
+from pi_memory.memory import MemoryStore, create_memory_tools
 from pi_memory.recall import RecallService
 
 from .sources import user_section
@@ -25,18 +26,9 @@ __all__ = ["PiTool", "pi_tools", "run_sync", "strict_parameters", "tool_argument
 
 _T = TypeVar("_T")
 
-class PiTool(Protocol):
-    """What an adapter needs from one of our tools (the memory, recall and decay tools all are)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def description(self) -> str: ...
-    @property
-    def parameters(self) -> dict[str, Any]: ...
-
-    async def execute(self, tool_call_id: str, params: Mapping[str, Any] | None, signal: Any = None,
-                      on_update: Callable[..., Any] | None = None, ctx: Any = None) -> ToolResult: ...
+#: What an adapter needs from one of our tools: the one tool protocol (the memory, recall and
+#: decay tools all satisfy it).
+PiTool = Tool
 
 
 def pi_tools(store: MemoryStore, recall: bool | RecallService = True) -> list[PiTool]:

@@ -21,9 +21,10 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from pi_memory.memory import MemoryStore, ToolResult
+from pi_memory.base import Tool
+from pi_memory.memory import MemoryStore
 
 __all__ = ["TOOL_PROVIDER_GROUP", "McpTool", "ToolContext", "ToolProvider", "collect_tools", "discover_providers"]
 
@@ -35,30 +36,8 @@ TOOL_PROVIDER_GROUP = "pi_memory.mcp_tools"
 READ_ONLY_TOOLS = frozenset({"memory_read", "search_memory", "get_important_memories"})
 
 
-@runtime_checkable
-class McpTool(Protocol):
-    """What the server needs from a tool (pi's tool fields plus ``output_schema``)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def description(self) -> str: ...
-    @property
-    def parameters(self) -> dict[str, Any]:
-        """The JSON Schema of the arguments (``type: object``)."""
-
-    @property
-    def output_schema(self) -> dict[str, Any]:
-        """The JSON Schema of ``structured_content`` (``type: object``)."""
-
-    async def execute(
-        self,
-        tool_call_id: str,
-        params: Mapping[str, Any] | None,
-        signal: Any = None,
-        on_update: Callable[..., Any] | None = None,
-        ctx: Any = None,
-    ) -> ToolResult: ...
+#: What the server needs from a tool: the one tool protocol (:class:`pi_memory.base.tools.Tool`).
+McpTool = Tool
 
 
 def _no_section(name: str) -> Mapping[str, Any]:

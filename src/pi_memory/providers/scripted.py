@@ -124,20 +124,17 @@ class ScriptedProvider(BaseProvider):
         turn = len(self.requests)
         out.start()
         output_chars = 0
-        if spec.get("thinking"):
-            index = out.thinking_start()
-            for piece in _pieces(str(spec["thinking"])):
-                await self._pause()
-                out.thinking_delta(index, piece)
-            output_chars += len(str(spec["thinking"]))
-            out.end_block(index)
-        if spec.get("text"):
-            index = out.text_start()
-            for piece in _pieces(str(spec["text"])):
-                await self._pause()
-                out.text_delta(index, piece)
-            output_chars += len(str(spec["text"]))
-            out.end_block(index)
+        blocks: tuple[tuple[str, Callable[[], int], Callable[[int, str], None]], ...] = (
+            ("thinking", out.thinking_start, out.thinking_delta), ("text", out.text_start, out.text_delta))
+        for key, open_block, delta in blocks:
+            if spec.get(key):  # thinking first, then text, each streamed in pieces
+                text = str(spec[key])
+                index = open_block()
+                for piece in _pieces(text):
+                    await self._pause()
+                    delta(index, piece)
+                output_chars += len(text)
+                out.end_block(index)
         calls = spec.get("tool_calls") or []
         for n, call in enumerate(calls, 1):
             raw = call.get("arguments", {})

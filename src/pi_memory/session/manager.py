@@ -52,11 +52,9 @@ from .migrate import migrate_to_current_version
 from .paths import get_default_session_dir_path, normalize_path, resolve_path
 from .persistence import SessionFile
 from .store import DamagedLine, LoadResult
-from .tree import SessionTreeNode, branch_path, build_tree, index_entries, is_conversation
+from .tree import SessionTreeNode, TreeIndex, branch_path, build_tree, index_entries
 
 __all__ = ["SessionManager"]
-
-
 
 
 class SessionManager:
@@ -75,12 +73,8 @@ class SessionManager:
         self._session_dir = normalize_path(session_dir)
         self._file = SessionFile(persist)
         self._session_id = ""
-        self._has_conversation = False
         self._file_entries: builtins.list[Entry] = []
-        self._by_id: dict[Any, Entry] = {}
-        self._labels: dict[Any, Any] = {}
-        self._label_timestamps: dict[Any, Any] = {}
-        self._leaf_id: str | None = None
+        self._index = TreeIndex()  # entries by id, labels, the leaf (see session.tree)
         if persist and self._session_dir and not os.path.exists(self._session_dir):
             os.makedirs(self._session_dir, exist_ok=True)
         if session_file:
@@ -125,12 +119,8 @@ class SessionManager:
         header = new_header(self._cwd, id=id, parent_session=parent_session)
         self._session_id = header["id"]
         self._file_entries = [header]
-        self._by_id = {}
-        self._labels = {}
-        self._label_timestamps = {}
-        self._leaf_id = None
+        self._index = TreeIndex()
         self._file.flushed = False
-        self._has_conversation = False
         if self._file.persist:
             self._file.path = session_file_path(self._session_dir, header)
         return self._file.path
@@ -149,12 +139,7 @@ class SessionManager:
         self._build_index()
 
     def _build_index(self) -> None:
-        index = index_entries(self._file_entries)
-        self._by_id = index.by_id
-        self._labels = index.labels
-        self._label_timestamps = index.label_timestamps
-        self._leaf_id = index.leaf_id
-        self._has_conversation = index.has_conversation
+        self._index = index_entries(self._file_entries)
 
     def _rewrite_file(self) -> None:
         self._file.rewrite(self._file_entries)
@@ -165,31 +150,24 @@ class SessionManager:
         order, which byte-compatible files depend on (custom entries put their own keys first).
         Returns the new entry's id (``entry_id`` when the caller needed it beforehand)."""
         entry_id = entry_id if entry_id is not None else self._new_id()
-        entry: Entry = {"type": kind, **(head or {}), "id": entry_id, "parentId": self._leaf_id,
+        entry: Entry = {"type": kind, **(head or {}), "id": entry_id, "parentId": self._index.leaf_id,
                         "timestamp": timestamp if timestamp is not None else iso_now(), **(fields or {})}
         self._append_entry(entry)
         return entry_id
 
     def _append_entry(self, entry: Entry) -> None:
-        previous_leaf = self._leaf_id
-        previous_conversation = self._has_conversation
         self._file_entries.append(entry)
-        self._by_id[entry["id"]] = entry
-        self._leaf_id = entry["id"]
-        if not previous_conversation and is_conversation(entry):
-            self._has_conversation = True
+        undo = self._index.add(entry)
         try:
-            self._file.write(entry, self._file_entries, self._has_conversation)
+            self._file.write(entry, self._file_entries, self._index.has_conversation)
         except BaseException:
             # An entry that did not reach the file must not become the parent of later entries.
             self._file_entries.pop()
-            del self._by_id[entry["id"]]
-            self._leaf_id = previous_leaf
-            self._has_conversation = previous_conversation
+            undo()
             raise
 
     def _new_id(self) -> str:
-        return generate_entry_id(self._by_id)
+        return generate_entry_id(self._index.by_id)
 
     # --- simple accessors ----------------------------------------------------------------------
 
@@ -236,7 +214,7 @@ class SessionManager:
                      note: str | None = None) -> Entry:
         """Record model usage that is not an assistant message (e.g. ``cache_warm``); returns the entry."""
         fields = {"kind": kind, "provider": provider, "model": model, "usage": dict(usage)}
-        return self._by_id[self._add("usage", {**fields, "note": note} if note else fields)]
+        return self._index.by_id[self._add("usage", {**fields, "note": note} if note else fields)]
 
     def append_compaction(self, summary: str, first_kept_entry_id: str | None, tokens_before: int, details: Any = None,
                           from_hook: bool | None = None, usage: Mapping[str, Any] | None = None) -> str:
@@ -278,7 +256,7 @@ class SessionManager:
         or a custom message. A string replacement for assistant/toolResult becomes one text block.
         """
         records.check_replacement(replacement)
-        target = self._by_id.get(target_id)
+        target = self._index.by_id.get(target_id)
         if target is None:
             raise EntryNotFoundError(target_id)
         if not any(entry.get("id") == target_id for entry in self.get_branch()):
@@ -288,55 +266,51 @@ class SessionManager:
 
     def append_label_change(self, target_id: str, label: str | None = None) -> str:
         """Set a label on an entry; ``None`` or ``""`` clears it. Labels never reach the LLM."""
-        if target_id not in self._by_id:
+        if target_id not in self._index.by_id:
             raise EntryNotFoundError(target_id)
         entry_id = self._add("label", {"targetId": target_id, **records.given(label=label)})
-        if label:
-            self._labels[target_id] = label
-            self._label_timestamps[target_id] = self._by_id[entry_id]["timestamp"]
-        else:
-            self._labels.pop(target_id, None)
-            self._label_timestamps.pop(target_id, None)
+        self._index.set_label(target_id, label or None, self._index.by_id[entry_id]["timestamp"])
         return entry_id
 
     # --- reading the tree ----------------------------------------------------------------------
 
     def get_leaf_id(self) -> str | None:
         """The current position; None in a new session or after :meth:`reset_leaf`."""
-        return self._leaf_id
+        leaf: str | None = self._index.leaf_id
+        return leaf
 
     def get_leaf_entry(self) -> Entry | None:
-        return self._by_id.get(self._leaf_id) if self._leaf_id else None
+        return self._index.by_id.get(self._index.leaf_id) if self._index.leaf_id else None
 
     def get_entry(self, entry_id: str) -> Entry | None:
-        return self._by_id.get(entry_id)
+        return self._index.by_id.get(entry_id)
 
     def get_children(self, parent_id: str | None) -> builtins.list[Entry]:
         """Direct children of an entry (``None``: the roots), in file order."""
-        return [entry for entry in self._by_id.values() if entry.get("parentId") == parent_id]
+        return [entry for entry in self._index.by_id.values() if entry.get("parentId") == parent_id]
 
     def get_label(self, entry_id: str) -> str | None:
-        return self._labels.get(entry_id)
+        return self._index.labels.get(entry_id)
 
     def get_branch(self, from_id: str | None = None) -> builtins.list[Entry]:
         """Root-first path to ``from_id`` (default: the leaf), every entry type included."""
-        return branch_path(self._by_id, from_id if from_id is not None else self._leaf_id)
+        return branch_path(self._index.by_id, from_id if from_id is not None else self._index.leaf_id)
 
     def build_context_entries(self) -> builtins.list[Entry]:
         """The entries behind the context (compaction-aware), for rendering."""
-        return _build_context_entries(self.get_entries(), self._leaf_id, self._by_id)
+        return _build_context_entries(self.get_entries(), self._index.leaf_id, self._index.by_id)
 
     def build_session_projection(self) -> SessionProjection:
         """Context messages with their source entries, after context edits."""
-        return build_session_projection(self._entries_view(), self._leaf_id, self._by_id)
+        return build_session_projection(self._entries_view(), self._index.leaf_id, self._index.by_id)
 
     def build_session_context(self) -> SessionContext:
         """What the LLM sees from the current leaf: messages, thinking level, model (as pi)."""
-        return build_session_context(self._entries_view(), self._leaf_id, self._by_id)
+        return build_session_context(self._entries_view(), self._index.leaf_id, self._index.by_id)
 
     def _entries_view(self) -> Sequence[Entry]:
         # The path walk needs the entries only when the leaf is unknown (then the last entry).
-        if self._leaf_id is not None and self._leaf_id in self._by_id:
+        if self._index.leaf_id is not None and self._index.leaf_id in self._index.by_id:
             return ()
         return self.get_entries()
 
@@ -346,7 +320,7 @@ class SessionManager:
 
     def get_entry_count(self) -> int:
         """Number of entries (header excluded), without copying them."""
-        return len(self._by_id)
+        return len(self._index.by_id)
 
     def get_entries(self) -> builtins.list[Entry]:
         """Every entry except header lines, in file order, across all branches (a new list)."""
@@ -354,19 +328,19 @@ class SessionManager:
 
     def get_tree(self) -> builtins.list[SessionTreeNode]:
         """The session as a forest: roots are entries without a (known) parent; children oldest first."""
-        return build_tree(self.get_entries(), self._labels, self._label_timestamps)
+        return build_tree(self.get_entries(), self._index.labels, self._index.label_timestamps)
 
     # --- branching -----------------------------------------------------------------------------
 
     def branch(self, branch_from_id: str) -> None:
         """Move the leaf to an earlier entry; the next append starts a new branch there."""
-        if branch_from_id not in self._by_id:
+        if branch_from_id not in self._index.by_id:
             raise EntryNotFoundError(branch_from_id)
-        self._leaf_id = branch_from_id
+        self._index.leaf_id = branch_from_id
 
     def reset_leaf(self) -> None:
         """Move the leaf before the first entry; the next append is a new root."""
-        self._leaf_id = None
+        self._index.leaf_id = None
 
     def branch_with_summary(self, branch_from_id: str | None, summary: str, details: Any = None,
                             from_hook: bool | None = None, usage: Mapping[str, Any] | None = None) -> str:
@@ -374,10 +348,10 @@ class SessionManager:
 
         ``fromId`` records the leaf we came from (``"root"`` if there was none), as pi 1.6.0 does.
         """
-        if branch_from_id is not None and branch_from_id not in self._by_id:
+        if branch_from_id is not None and branch_from_id not in self._index.by_id:
             raise EntryNotFoundError(branch_from_id)
-        from_id = self._leaf_id if self._leaf_id is not None else "root"
-        self._leaf_id = branch_from_id
+        from_id = self._index.leaf_id if self._index.leaf_id is not None else "root"
+        self._index.leaf_id = branch_from_id
         optional = records.summary_extras(details, usage, from_hook)
         return self._add("branch_summary", {"fromId": from_id, "summary": summary, **optional})
 
@@ -391,7 +365,7 @@ class SessionManager:
         path = self.get_branch(leaf_id)
         if not path:
             raise EntryNotFoundError(leaf_id)
-        entries = branched_entries(path, self._labels, self._label_timestamps)
+        entries = branched_entries(path, self._index.labels, self._index.label_timestamps)
         header = new_header(self._cwd, parent_session=previous_file if self._file.persist else None)
         self._file_entries = [header, *entries]
         self._session_id = header["id"]
@@ -400,7 +374,7 @@ class SessionManager:
             return None
         new_file = session_file_path(self._session_dir, header)
         self._file.path = new_file
-        if self._has_conversation:
+        if self._index.has_conversation:
             self._rewrite_file()
             self._file.flushed = True
         else:

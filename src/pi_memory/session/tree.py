@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +58,30 @@ class TreeIndex:
     label_timestamps: dict[Any, Any] = field(default_factory=dict)
     leaf_id: Any = None
     has_conversation: bool = False
+
+    def add(self, entry: Entry) -> Callable[[], None]:
+        """Index a new child of the leaf and move the leaf to it; returns what undoes that (an
+        entry that never reached the file must not become the parent of later entries)."""
+        previous = (self.leaf_id, self.has_conversation)
+        self.by_id[entry["id"]] = entry
+        self.leaf_id = entry["id"]
+        if not self.has_conversation and is_conversation(entry):
+            self.has_conversation = True
+
+        def undo() -> None:
+            del self.by_id[entry["id"]]
+            self.leaf_id, self.has_conversation = previous
+
+        return undo
+
+    def set_label(self, target_id: Any, label: str | None, timestamp: Any) -> None:
+        """Label ``target_id`` as of ``timestamp``; ``None`` clears its label."""
+        if label:
+            self.labels[target_id] = label
+            self.label_timestamps[target_id] = timestamp
+        else:
+            self.labels.pop(target_id, None)
+            self.label_timestamps.pop(target_id, None)
 
 
 def index_entries(records: Iterable[Entry]) -> TreeIndex:

@@ -242,7 +242,7 @@ def test_79_consolidation_prompt() -> None:
 async def test_dreaming_over_sessions_written_by_pi_under_node(tmp_path: Path) -> None:
     sessions = tmp_path / "sessions"
     sessions.mkdir()
-    script = Path(__file__).resolve().parent / "pi_write_turns.mjs"
+    script = Path(__file__).resolve().parents[1] / "pi_write_turns.mjs"
     proc = node_peer().run(str(script), str(sessions), str(tmp_path),
                          json.dumps([["I always use pnpm, never npm", "Got it: pnpm."],
                                      ["My name is Ada", "Nice to meet you, Ada."]]))

@@ -10,9 +10,8 @@ import logging
 import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-import anyio
 import pytest
 from mcp import Client
 from mcp_helpers import mcp_session, validate_output
@@ -62,27 +61,27 @@ def provide(context: ToolContext) -> list[McpTool]:
     return [EntrySearch(context.store)]
 
 
-def test_provider_tools_are_listed_after_the_memory_tools_and_callable(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_provider_tools_are_listed_after_the_memory_tools_and_callable(tmp_path: Path) -> None:
     store = MemoryStore(tmp_path)
     store.add("user", "Lives in Lisbon")
     server = create_server(store, providers=[provide])
 
-    async def scenario() -> None:
-        async with Client(server) as client:
-            listed = (await client.list_tools()).tools
-            assert [tool.name for tool in listed][-1] == "search_memory"
-            assert len(listed) == 5 and listed[-1].output_schema == SEARCH_OUTPUT
-            assert listed[-1].annotations is not None and listed[-1].annotations.read_only_hint is True
-            result = await client.call_tool("search_memory", {"query": "lisbon"})
-            assert result.is_error is False
-            assert result.structured_content == {"success": True, "results": [{"id": "user:0",
-                                                                                "text": "Lives in Lisbon"}]}
-            validate_output(result.structured_content, SEARCH_OUTPUT)
-
-    anyio.run(scenario)
+    async with Client(server) as client:
+        listed = (await client.list_tools()).tools
+        assert [tool.name for tool in listed][-1] == "search_memory"
+        assert len(listed) == 5 and listed[-1].output_schema == SEARCH_OUTPUT
+        assert listed[-1].annotations is not None and listed[-1].annotations.read_only_hint is True
+        result = await client.call_tool("search_memory", {"query": "lisbon"})
+        assert result.is_error is False
+        assert result.structured_content == {"success": True, "results": [{"id": "user:0",
+                                                                            "text": "Lives in Lisbon"}]}
+        validate_output(result.structured_content, SEARCH_OUTPUT)
 
 
-def test_bad_providers_are_skipped_and_names_never_shadowed(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.anyio
+async def test_bad_providers_are_skipped_and_names_never_shadowed(tmp_path: Path,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
     store = MemoryStore(tmp_path)
 
     def broken(context: ToolContext) -> list[McpTool]:
@@ -96,33 +95,29 @@ def test_bad_providers_are_skipped_and_names_never_shadowed(tmp_path: Path, capl
     with caplog.at_level(logging.WARNING, logger="pi_memory.mcp.tools"):
         server = create_server(store, providers=[broken, shadowing, provide])
 
-    async def scenario() -> None:
-        async with Client(server) as client:
-            names = [tool.name for tool in (await client.list_tools()).tools]
-            assert names == ["memory_add", "memory_replace", "memory_remove", "memory_read", "search_memory"]
-            added = await client.call_tool("memory_add", {"target": "memory", "content": "real add"})
-            assert added.structured_content["entries"] == ["real add"]  # type: ignore[index]
-
-    anyio.run(scenario)
+    async with Client(server) as client:
+        names = [tool.name for tool in (await client.list_tools()).tools]
+        assert names == ["memory_add", "memory_replace", "memory_remove", "memory_read", "search_memory"]
+        added = await client.call_tool("memory_add", {"target": "memory", "content": "real add"})
+        assert added.structured_content["entries"] == ["real add"]  # type: ignore[index]
     assert "recall index not configured" in caplog.text
     assert "already registered" in caplog.text and "not a tool" in caplog.text
 
 
-def test_a_tool_that_raises_is_a_failed_call_not_a_dead_session(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_a_tool_that_raises_is_a_failed_call_not_a_dead_session(tmp_path: Path) -> None:
     store = MemoryStore(tmp_path)
     server = create_server(store, providers=[lambda context: [EntrySearch(context.store, fail=True)]])
 
-    async def scenario() -> None:
-        async with Client(server) as client:
-            result = await client.call_tool("search_memory", {"query": "x"})
-            assert result.is_error is True
-            assert "index is corrupt" in result.structured_content["error"]  # type: ignore[index]
-            assert (await client.call_tool("memory_read", {"target": "memory"})).is_error is False
-
-    anyio.run(scenario)
+    async with Client(server) as client:
+        result = await client.call_tool("search_memory", {"query": "x"})
+        assert result.is_error is True
+        assert "index is corrupt" in result.structured_content["error"]  # type: ignore[index]
+        assert (await client.call_tool("memory_read", {"target": "memory"})).is_error is False
 
 
-def test_installed_entry_points_are_served_by_pi_memory_mcp(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_installed_entry_points_are_served_by_pi_memory_mcp(tmp_path: Path) -> None:
     """A package that declares ``[project.entry-points."pi_memory.mcp_tools"]`` adds its tools."""
     site = tmp_path / "site"
     (site / "fake_recall-0.1.dist-info").mkdir(parents=True)
@@ -150,13 +145,35 @@ def test_installed_entry_points_are_served_by_pi_memory_mcp(tmp_path: Path) -> N
             return [Important(context.store)]
     '''), encoding="utf-8")
 
-    async def scenario() -> None:
-        async with mcp_session("--dir", str(tmp_path / "mem"), home=tmp_path,
-                               env={"PYTHONPATH": str(site)}) as session:
-            names = [tool.name for tool in (await session.list_tools()).tools]
-            assert names[-1] == "list_recent_entries"
-            await session.call_tool("memory_add", {"target": "memory", "content": "first"})
-            result = await session.call_tool("list_recent_entries", {"limit": 1})
-            assert result.structured_content == {"success": True, "memories": ["first"], "namespace": None}
+    async with mcp_session("--dir", str(tmp_path / "mem"), home=tmp_path,
+                           env={"PYTHONPATH": str(site)}) as session:
+        names = [tool.name for tool in (await session.list_tools()).tools]
+        assert names[-1] == "list_recent_entries"
+        await session.call_tool("memory_add", {"target": "memory", "content": "first"})
+        result = await session.call_tool("list_recent_entries", {"limit": 1})
+        assert result.structured_content == {"success": True, "memories": ["first"], "namespace": None}
 
-    anyio.run(scenario)
+
+def test_one_tool_protocol_serves_the_host_the_mcp_server_and_the_adapters(tmp_path: Any) -> None:
+    """The MCP server and the framework adapters take the same :class:`Tool`; the memory,
+    recall and decay tools satisfy it, and an object missing ``output_schema`` does not."""
+    from pi_memory.base import Tool
+    from pi_memory.integrations.common import PiTool, pi_tools
+    from pi_memory.mcp import McpTool
+    from pi_memory.memory import MemoryStore
+
+    assert McpTool is Tool and PiTool is Tool
+    tools = pi_tools(MemoryStore(tmp_path), recall=False)
+    assert [tool.name for tool in tools] == ["memory_add", "memory_replace", "memory_remove", "memory_read"]
+    assert all(isinstance(tool, Tool) for tool in tools)
+
+    class NoOutputSchema:
+        name = "x"
+        description = "x"
+        parameters: ClassVar[dict[str, Any]] = {"type": "object"}
+
+        async def execute(self, tool_call_id: str, params: Any, signal: Any = None,
+                          on_update: Any = None, ctx: Any = None) -> Any:
+            return None
+
+    assert not isinstance(NoOutputSchema(), Tool)

@@ -281,32 +281,3 @@ async def test_loader_sources(tmp_path: Path, monkeypatch: Any) -> None:
     assert "No module named 'no_such_module'" in errors["no_such_module:ext"]
     ui = rt.ui
     assert isinstance(ui, HeadlessUI) and len([n for n in ui.notifications if n[1] == "error"]) == 3
-
-
-@pytest.mark.anyio
-async def test_tree_navigation_with_a_branch_summary(tmp_path: Path) -> None:
-    rt, provider, _ = await make_runtime(tmp_path, ["a1", "a2", "## Goal\nexplored tea"])
-    await rt.prompt("q1")
-    await rt.prompt("q2")
-    entries = rt.session_manager.get_entries()
-    first_answer = next(e["id"] for e in entries if e["type"] == "message"
-                        and e["message"]["role"] == "assistant")
-    result = await rt.navigate_tree(first_answer, summarize=True)
-    assert not result.cancelled and result.editor_text is None
-    leaf = rt.session_manager.get_leaf_entry()
-    assert leaf is not None and leaf["type"] == "branch_summary" and leaf["parentId"] == first_answer
-    assert leaf["summary"].startswith("The user explored a different conversation branch before returning here.")
-    assert leaf["summary"].endswith("explored tea")
-    assert "[User]: q2" in provider.requests[-1].messages[0]["content"][0]["text"]
-
-    def supply(pi: Any) -> None:
-        pi.on("session_before_tree", lambda e: {"summary": {"summary": "From the hook", "details": {"n": 1}}})
-    rt2, provider2, _ = await make_runtime(tmp_path / "b", ["x", "y"], supply)
-    await rt2.prompt("one")
-    await rt2.prompt("two")
-    target = rt2.session_manager.get_entries()[2]["id"]
-    await rt2.navigate_tree(target)
-    leaf = rt2.session_manager.get_leaf_entry()
-    assert leaf is not None and (leaf["summary"], leaf["details"], leaf["fromHook"]) == ("From the hook",
-                                                                                          {"n": 1}, True)
-    assert len(provider2.requests) == 2

@@ -12,29 +12,17 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from peer_modules import load_test_module
+import loopback
 
 TESTS = Path(__file__).resolve().parents[1]
 PI_MEMORY = str(Path(sys.executable).parent / "pi-memory")
 _CLEAR = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENROUTER_API_KEY",
           "PI_AGENT_HOME", "PI_CODING_AGENT_DIR", "PI_MEMORY_RECALL_URL", "PI_MEMORY_DSN")
-
-
-
-loopback = load_test_module("providers/conftest.py")
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    fake = loopback.FakeLLMServer()
-    yield fake
-    fake.close()
 
 
 @pytest.fixture
@@ -177,7 +165,7 @@ def test_chat_and_memory_status_say_once_that_dreaming_is_off(home: Path, server
 
 
 def test_an_unreachable_dreaming_model_is_named_with_its_url(home: Path, server: Any) -> None:
-    dead = loopback.refused_url.__wrapped__()
+    dead = loopback.free_url()
     settings(home, {"providers": {"loop": {"baseUrl": server.url + "/v1", "models": [{"id": "m"}]},
                                   "dead": {"baseUrl": dead + "/v1", "models": [{"id": "m"}]}},
                     "pi-memory": {"dreaming": {"model": "dead/m"}}})
