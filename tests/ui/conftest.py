@@ -17,7 +17,8 @@ layout and waits for the URL it prints. Options (all keyword, all optional):
   a recall index… (paths on the returned :class:`UiServer` are all set by then).
 * ``args`` — extra command-line arguments; ``env`` — extra environment variables.
 
-``shared_ui_server`` is one default server for a whole module. A server is stopped (SIGINT, then
+``ui_servers`` is the same factory with module scope, and ``shared_ui_server`` one default server
+for a whole module; ``server.reset()`` empties its memory directory between tests. A server is stopped (SIGINT, then
 SIGKILL after 10 s) at the end of its test (module); ``server.stop()``
 stops it earlier. ``server.url`` has the token; ``server.base`` has not; ``server.client()`` is an
 ``httpx.Client`` that has already been through the token login (it holds the cookie), and sends
@@ -39,6 +40,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -100,6 +102,13 @@ class UiServer:
         assert login.status_code == 303, login.text
         headers = {"X-Pi-Memory": "1"} if same_origin else {}
         return httpx.Client(base_url=self.base, headers=headers, cookies=login.cookies, timeout=30)
+
+    def reset(self) -> UiServer:
+        """Empty the memory directory (files, backups, locks): the server reads storage on every
+        request, so the next test starts from no memory without a new server."""
+        if self.memory_dir.exists():
+            shutil.rmtree(self.memory_dir)
+        return self
 
     def stop(self) -> None:
         proc = self.process
@@ -192,11 +201,18 @@ def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[...
 
 
 @pytest.fixture(scope="module")
-def shared_ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UiServer]:
-    """One default server for a whole test module (starting one costs a second or two): for tests
-    that do not depend on what the memory holds, or that each use their own entries."""
+def ui_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., UiServer]]:
+    """:func:`ui_server`'s factory, with servers stopped at the end of the module: starting one
+    costs a second or more on a loaded machine, so a module starts one and calls
+    :meth:`UiServer.reset` between its tests."""
     with _servers(tmp_path_factory) as start:
-        yield start()
+        yield start
+
+
+@pytest.fixture(scope="module")
+def shared_ui_server(ui_servers: Callable[..., UiServer]) -> UiServer:
+    """One default server for a whole test module."""
+    return ui_servers()
 
 
 @pytest.fixture(scope="session")
