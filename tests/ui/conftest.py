@@ -16,6 +16,7 @@ layout and waits for the URL it prints. Options (all keyword, all optional):
   write session files under ``server.sessions_dir``, memory files under ``server.memory_dir``,
   a recall index… (paths on the returned :class:`UiServer` are all set by then).
 * ``args`` — extra command-line arguments; ``env`` — extra environment variables.
+* ``open_browser`` — leave out ``--no-browser`` (the environment then decides, e.g. ``$BROWSER``).
 
 ``ui_servers`` is the same factory with module scope, and ``shared_ui_server`` one default server
 for a whole module; ``server.reset()`` empties its memory directory between tests. A server is stopped (SIGINT, then
@@ -123,7 +124,7 @@ class UiServer:
 
 
 def _start(server: UiServer, args: list[str]) -> None:
-    command = [sys.executable, "-m", "pi_memory.cli", "ui", "--no-browser", *args]
+    command = [sys.executable, "-m", "pi_memory.cli", "ui", *args]
     proc = subprocess.Popen(command, cwd=server.cwd, env=server.env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, bufsize=1)
     server.process = proc
@@ -161,6 +162,7 @@ def _servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[...,
         seed: Callable[[UiServer], None] | None = None,
         args: list[str] | None = None,
         env: dict[str, str] | None = None,
+        open_browser: bool = False,
     ) -> UiServer:
         home = home or tmp_path_factory.mktemp("ui-home")
         agent = home / ".pi" / "agent"
@@ -177,7 +179,7 @@ def _servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[...,
                           cwd=work, env=environ)
         if seed is not None:
             seed(server)
-        extra = list(args or [])
+        extra = list(args or []) + ([] if open_browser else ["--no-browser"])
         if data_dir is not None:
             extra += ["--dir", str(data_dir)]
         if dsn is not None:

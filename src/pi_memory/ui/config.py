@@ -9,6 +9,7 @@ memory the agent uses — files, or a shared PostgreSQL database — and never a
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from pi_memory.extensions.recall.settings import RecallSettings
     from pi_memory.host.settings import Settings
     from pi_memory.memory import MemoryStore
+    from pi_memory.providers import ModelRegistry
 
 __all__ = ["UI_LOCK_TIMEOUT", "UiConfig"]
 
@@ -45,7 +47,11 @@ class UiConfig:
     sessions_dir: Path
     warnings: list[str] = field(default_factory=list)
     lock_timeout: float = UI_LOCK_TIMEOUT
+    model_registry: Callable[[], ModelRegistry] | None = None
+    """Builds the model registry for "dream now" (``None``: from the settings, as ``pi-memory dream``
+    does); a test serving the app in-process injects a scripted provider here."""
     _store: MemoryStore | None = field(default=None, repr=False)
+    _cleanups: list[Callable[[], None]] = field(default_factory=list, repr=False)
     _opening: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -94,8 +100,24 @@ class UiConfig:
                 self._store = store
             return self._store
 
+    def on_close(self, cleanup: Callable[[], None]) -> None:
+        """Run ``cleanup`` when the server stops (last registered, first run): an API module that
+        opened something shared (a recall index) releases it there."""
+        with self._opening:
+            self._cleanups.append(cleanup)
+
     def close(self) -> None:
-        """Release the store's connections (PostgreSQL); files need nothing."""
+        """Run the registered cleanups, then release the store's connections (PostgreSQL). A
+        failing cleanup does not stop the others (the server is stopping: report and go on)."""
+        import logging
+
+        with self._opening:
+            cleanups, self._cleanups = self._cleanups[::-1], []
+        for cleanup in cleanups:
+            try:
+                cleanup()
+            except Exception:  # a boundary that reports: the server is shutting down
+                logging.getLogger(__name__).exception("pi-memory ui: a cleanup failed while stopping")
         with self._opening:
             if self._store is not None:
                 from pi_memory.backends import close_store
