@@ -278,6 +278,6 @@ def shot() -> Callable[[Any, str], None]:
     def save(page: Any, name: str) -> None:
         if SCREENSHOTS:
             Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=False)
+            page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
 
     return save

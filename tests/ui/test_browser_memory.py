@@ -40,18 +40,23 @@ def _stored(server: Any) -> list[str]:
 
 def test_an_entry_added_through_the_page_is_in_memory_md(server: Any, browser_page: Callable[..., Any],
                                                          shot: Callable[[Any, str], None]) -> None:
-    MemoryStore(server.memory_dir).add("user", "Prefers short answers; works in Python and TypeScript.")
+    store = MemoryStore(server.memory_dir)
+    store.add("memory", "The staging database is reset every night at 02:00 UTC.")
+    store.add("memory", "Deploys go through staging first; production needs a tagged release.")
+    store.add("user", "Prefers short answers; works in Python and TypeScript.")
+    store.add("user", "Timezone: Europe/Berlin.")
     page = browser_page(server)
     page.fill("#add-memory", "The project builds with `make build`; tests run with pytest -n 2.")
     page.click('section[data-target="memory"] button[type="submit"]')
-    expect(page.locator('section[data-target="memory"] .entry')).to_have_count(1)
-    assert _entries(page) == ["The project builds with `make build`; tests run with pytest -n 2."]
-    assert _stored(server) == ["The project builds with `make build`; tests run with pytest -n 2."]
+    expect(page.locator('section[data-target="memory"] .entry')).to_have_count(3)
+    assert _entries(page)[-1] == "The project builds with `make build`; tests run with pytest -n 2."
+    assert _stored(server)[-1] == "The project builds with `make build`; tests run with pytest -n 2."
+    assert len(_stored(server)) == 3
     message = page.locator('section[data-target="memory"] [data-role="message"]')
     assert message.inner_text() == "Entry added."
     assert page.locator("#add-memory").input_value() == ""
     assert "/ 2,200 chars" in page.locator('section[data-target="memory"] [data-role="usage"]').inner_text()
-    assert _entries(page, "user") == ["Prefers short answers; works in Python and TypeScript."]
+    assert _entries(page, "user") == ["Prefers short answers; works in Python and TypeScript.", "Timezone: Europe/Berlin."]
     assert page.locator("#memory-backend").get_attribute("data-backend") == "file"
     shot(page, "ui-memory")
 
