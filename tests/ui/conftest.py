@@ -135,10 +135,11 @@ def _start(server: UiServer, args: list[str]) -> None:
         for line in proc.stdout:
             server.output.append(line)
             match = _URL.search(line)
-            if match and not found.is_set():
+            if match and not server.url:
                 server.url, port, server.token = match.group(1), match.group(2), match.group(3)
                 server.port = int(port)
                 server.base = f"http://127.0.0.1:{port}"
+            if "Ctrl+C" in line:  # the last line before serving: everything above is printed
                 found.set()
         found.set()
 

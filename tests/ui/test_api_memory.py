@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from pi_memory.base.lock import file_lock
 
@@ -110,7 +111,9 @@ def test_a_malformed_request_is_400(server: Any) -> None:
 
 
 @pytest.mark.postgres
-def test_a_postgresql_memory_shows_as_such(ui_server: Callable[..., Any], postgres_dsn: str) -> None:
+@pytest.mark.browser
+def test_a_postgresql_memory_shows_as_such(ui_server: Callable[..., Any], postgres_dsn: str,
+                                           browser_page: Callable[..., Any]) -> None:
     import uuid
 
     namespace = f"ui-{uuid.uuid4().hex[:8]}"
@@ -126,3 +129,8 @@ def test_a_postgresql_memory_shows_as_such(ui_server: Callable[..., Any], postgr
     assert state["targets"][0]["location"] == f"postgres:{namespace}/MEMORY.md"
     assert "password" not in state["where"].lower()
     assert not server.memory_dir.exists()  # nothing went to the file backend
+    page = browser_page(server)
+    expect(page.locator("#memory-backend")).to_contain_text(f"PostgreSQL backend · {info['where']}")
+    expect(page.locator("#backend")).to_contain_text("PostgreSQL")
+    expect(page.locator('section[data-target="memory"] .entry')).to_have_text(["shared fact"])
+    expect(page.locator('section[data-target="memory"] .where')).to_have_text(f"postgres:{namespace}/MEMORY.md")

@@ -56,7 +56,8 @@ def test_an_entry_added_through_the_page_is_in_memory_md(server: Any, browser_pa
     assert message.inner_text() == "Entry added."
     assert page.locator("#add-memory").input_value() == ""
     assert "/ 2,200 chars" in page.locator('section[data-target="memory"] [data-role="usage"]').inner_text()
-    assert _entries(page, "user") == ["Prefers short answers; works in Python and TypeScript.", "Timezone: Europe/Berlin."]
+    assert _entries(page, "user") == ["Prefers short answers; works in Python and TypeScript.",
+                                      "Timezone: Europe/Berlin."]
     assert page.locator("#memory-backend").get_attribute("data-backend") == "file"
     shot(page, "ui-memory")
 

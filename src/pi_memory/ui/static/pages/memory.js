@@ -11,7 +11,7 @@ export async function render(root, params, ctx) {
   let editing = 0; // open edit forms: a reload would throw their text away, so it waits
   let pending = false;
 
-  const heading = el("h1", { class: "visually-plain" }, "Memory");
+  const heading = el("h1", {}, "Memory");
   const backendLine = el("p", { class: "muted where", id: "memory-backend" });
   const columns = el("div", { class: "columns" });
   root.append(heading, backendLine, columns);
