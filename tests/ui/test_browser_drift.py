@@ -106,3 +106,14 @@ def test_a_refused_backup_entry_is_reported_with_its_reason(server: Any, browser
     expect(refused).to_contain_text(poison)
     expect(refused).to_contain_text("prompt_injection")
     assert server.memory_file.read_text() == ENTRIES[0]
+
+
+def test_the_drift_page_fits_a_phone(server: Any, browser_page: Callable[..., Any]) -> None:
+    server.memory_file.write_text(ENTRIES[0])
+    page = browser_page(server, "#/drift", width=390, height=844)
+    memory = page.locator('section[data-target="memory"]')
+    memory.locator("tr[data-backup] button").first.click()
+    expect(memory.locator('[data-role="diff"]')).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    box = memory.locator('[data-role="recover"]').bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
