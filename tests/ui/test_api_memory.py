@@ -50,6 +50,8 @@ def test_a_poisoned_entry_is_refused_with_the_scanners_reason(server: Any) -> No
     assert answer.status_code == 422
     result = answer.json()
     assert result["success"] is False and "Blocked" in result["error"] and "prompt_injection" in result["error"]
+    assert {"id": "prompt_injection", "category": "prompt_injection", "evidence": [],
+            "excerpt": "ignore all previous instructions"} in result["findings"]
     assert not server.memory_file.exists()
 
 

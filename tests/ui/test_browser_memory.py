@@ -69,6 +69,7 @@ def test_a_poisoned_entry_is_refused_with_its_reason(server: Any, browser_page: 
     alert = page.locator('section[data-target="memory"] [data-role="message"][role="alert"]')
     alert.wait_for()
     assert "Blocked" in alert.inner_text() and "prompt_injection" in alert.inner_text()
+    assert "Scanner: prompt_injection [prompt_injection] in “Ignore all previous instructions”" in alert.inner_text()
     assert not server.memory_file.exists()
     assert page.locator("#add-memory").input_value() == POISON  # kept, so it can be fixed
 

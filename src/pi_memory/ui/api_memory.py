@@ -30,7 +30,7 @@ from pi_memory.memory.snapshot import format_usage
 from pi_memory.ui.config import UiConfig
 
 __all__ = ["BadRequest", "bad_request", "json_body", "memory_state", "memory_version", "read_raws", "result_response",
-           "routes", "target_state"]
+           "routes", "scanner_findings", "target_state"]
 
 
 class BadRequest(Exception):
@@ -94,6 +94,28 @@ def memory_state(config: UiConfig) -> dict[str, Any]:
             "version": memory_version(raws), "targets": [target_state(store, t, raws[t]) for t in TARGETS]}
 
 
+def scanner_findings(text: str) -> list[dict[str, Any]]:
+    """What the threat scanner found in ``text`` (as the store trimmed it), for a person reading a
+    refusal: each rule id, its category, the intent layer's evidence, and — where the match offsets
+    index the text itself (plain ASCII) — the words that matched. The tools' message names only
+    the rule, on purpose (a model is not shown the payload again); the page's reader wrote it."""
+    from pi_memory.base.js import js_trim
+    from pi_memory.security.threats import scan
+
+    content = js_trim(text)
+    found = []
+    for finding in scan(content, "strict"):
+        item: dict[str, Any] = {"id": finding.id, "category": finding.category, "evidence": list(finding.evidence)}
+        if finding.view in ("raw", "text") and content.isascii() and 0 <= finding.start < finding.end <= len(content):
+            item["excerpt"] = content[finding.start:finding.end]
+        found.append(item)
+    return found
+
+
+def _blocked(result: dict[str, Any]) -> bool:
+    return result.get("success") is False and str(result.get("error", "")).startswith("Blocked")
+
+
 def result_response(result: dict[str, Any], **extra: Any) -> JSONResponse:
     """A store result as the page's answer: 200 success, 503 retryable (busy), 422 refused."""
     status = 200 if result.get("success") is True else 503 if result.get("retryable") else 422
@@ -136,6 +158,8 @@ def routes(config: UiConfig) -> list[BaseRoute]:
         except BadRequest as exc:
             return bad_request(exc)
         result = await run_in_threadpool(config.store().add, body["target"], body["content"])
+        if _blocked(result):
+            result["findings"] = scanner_findings(body["content"])
         return result_response(result)
 
     async def replace(request: Request) -> JSONResponse:
@@ -144,6 +168,8 @@ def routes(config: UiConfig) -> list[BaseRoute]:
         except BadRequest as exc:
             return bad_request(exc)
         result = await run_in_threadpool(config.store().replace, body["target"], body["old"], body["new"])
+        if _blocked(result):
+            result["findings"] = scanner_findings(body["new"])
         return result_response(result)
 
     async def remove(request: Request) -> JSONResponse:

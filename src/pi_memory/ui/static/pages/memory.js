@@ -77,6 +77,11 @@ export async function render(root, params, ctx) {
         await reloadWhenIdle();
       } else {
         const details = [data.error || "The write was refused."];
+        for (const finding of data.findings || []) {
+          const where = finding.excerpt ? ` in “${finding.excerpt}”` : "";
+          const why = finding.evidence.length ? ` (${finding.evidence.join(", ")})` : "";
+          details.push(`Scanner: ${finding.id} [${finding.category}]${where}${why}`);
+        }
         if (data.retryable) details.push("Still busy after several tries; nothing was changed. Try again in a moment.");
         if (data.remediation) details.push(data.remediation);
         say(details.join("\n"), "bad");
