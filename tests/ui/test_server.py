@@ -25,7 +25,7 @@ def _recording_browser(tmp_path: Path) -> tuple[str, Path]:
     return f"{script} %s", record
 
 
-def test_the_url_carries_a_fresh_token_and_opens_in_the_browser(ui_server: Callable[..., Any],
+def test_the_url_carries_a_fresh_token_opens_in_the_browser_and_ctrl_c_stops_it(ui_server: Callable[..., Any],
                                                                  tmp_path: Path) -> None:
     browser, record = _recording_browser(tmp_path)
     first = ui_server(env={"DISPLAY": ":99", "BROWSER": browser}, open_browser=True)
@@ -39,6 +39,14 @@ def test_the_url_carries_a_fresh_token_and_opens_in_the_browser(ui_server: Calla
     assert second.token != first.token and second.port != first.port
     printed = "".join(second.output)
     assert "memory in " in printed and "Ctrl+C" in printed
+    # Ctrl+C stops it cleanly: exit 0, no traceback, the port closed
+    with second.client() as client:
+        assert client.get("/api/memory").status_code == 200
+    second.stop()
+    assert second.process is not None and second.process.returncode == 0
+    assert "Traceback" not in "".join(second.output)
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", second.port), timeout=2):
+        pass
 
 
 def test_no_browser_is_started_without_a_display_or_with_no_browser(ui_server: Callable[..., Any],
@@ -58,17 +66,6 @@ def test_a_display_is_what_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     assert can_open_browser() is (not sys.platform.startswith("linux"))
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
     assert can_open_browser() is True
-
-
-def test_ctrl_c_stops_the_server_cleanly(ui_server: Callable[..., Any]) -> None:
-    server = ui_server()
-    with server.client() as client:
-        assert client.get("/api/memory").status_code == 200
-    server.stop()
-    assert server.process is not None and server.process.returncode == 0
-    assert "Traceback" not in "".join(server.output)
-    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", server.port), timeout=2):
-        pass
 
 
 def test_a_taken_port_is_a_clear_error() -> None:
