@@ -59,6 +59,7 @@ def test_a_drifted_file_shows_why_and_its_backup_and_is_rebuilt(server: Any, bro
     expect(picks).to_have_count(3)
     recover = memory.locator('[data-role="recover"]')
     expect(recover).to_have_text("Rebuild MEMORY.md from the chosen entries")
+    assert "null" not in memory.locator('[data-role="detail"]').inner_text()
     recover.click()
     result = memory.locator('[data-role="result"]')
     expect(result).to_contain_text("Added 3 entries to MEMORY.md.")
@@ -84,6 +85,7 @@ def test_entries_lost_in_a_hand_fix_come_back_from_the_backup(server: Any, brows
     expect(picks).to_have_count(3)
     expect(picks.nth(0)).to_contain_text("in MEMORY.md")
     assert [picks.nth(i).locator("input").is_checked() for i in range(3)] == [False, True, True]
+    assert "null" not in memory.locator('[data-role="detail"]').inner_text()
     shot(page, "ui-drift")
     memory.locator('[data-role="recover"]').click()
     expect(memory.locator('[data-role="result"]')).to_contain_text("Added 2 entries to MEMORY.md.")

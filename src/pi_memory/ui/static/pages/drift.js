@@ -75,7 +75,7 @@ export async function render(root, params, ctx) {
       const action = drifted ? `Rebuild ${label} from the chosen entries` : `Add the chosen entries back to ${label}`;
       const go = el("button", { type: "button", class: "primary", "data-role": "recover" }, action);
       go.addEventListener("click", () => recover(boxes, drifted, go));
-      detail.replaceChildren(
+      detail.replaceChildren(...[
         el("h3", {}, source.title),
         source.diff ? el("p", { class: "muted" }, `Lines starting with - are only in the backup; + only in the current ${label}.`) : null,
         source.diff ? diffView(source.diff) : null,
@@ -83,7 +83,8 @@ export async function render(root, params, ctx) {
         el("ul", { class: "entries", "data-role": "picks" }, boxes),
         drifted ? el("p", { class: "hint muted" },
           `${label} has drifted, so it is rebuilt from the entries you choose; its current text is saved as one more backup first.`) : null,
-        source.entries.length ? el("div", { class: "row" }, go) : null);
+        source.entries.length ? el("div", { class: "row" }, go) : null,
+      ].filter(Boolean)); // replaceChildren would show a null as the text "null"
     }
 
     async function recover(items, drifted, button) {
