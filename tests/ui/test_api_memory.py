@@ -132,7 +132,8 @@ def test_a_postgresql_memory_shows_as_such(ui_server: Callable[..., Any], postgr
     assert "password" not in state["where"].lower()
     assert not server.memory_dir.exists()  # nothing went to the file backend
     page = browser_page(server)
-    expect(page.locator("#memory-backend")).to_contain_text(f"PostgreSQL backend · {info['where']}")
-    expect(page.locator("#backend")).to_contain_text("PostgreSQL")
+    assert info["where"].startswith("PostgreSQL ") and info["where"].endswith(f"namespace {namespace}")
+    expect(page.locator("#memory-backend")).to_have_text(f"Shared memory · {info['where']}")
+    expect(page.locator("#backend")).to_have_text(info["where"])
     expect(page.locator('section[data-target="memory"] .entry')).to_have_text(["shared fact"])
     expect(page.locator('section[data-target="memory"] .where')).to_have_text(f"postgres:{namespace}/MEMORY.md")

@@ -172,7 +172,8 @@ async function route() {
 async function showBackend() {
   const { ok, data } = await api("/api/info");
   const where = document.getElementById("backend");
-  if (ok && where) where.textContent = data.backend === "postgres" ? `PostgreSQL · ${data.where}` : `Files · ${data.where}`;
+  // A PostgreSQL store describes itself ("PostgreSQL user@host:port/db, namespace ns"); files are a directory.
+  if (ok && where) where.textContent = data.backend === "file" ? `Files · ${data.where}` : data.where;
 }
 
 window.addEventListener("hashchange", route);

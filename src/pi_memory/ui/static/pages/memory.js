@@ -23,8 +23,7 @@ export async function render(root, params, ctx) {
       return;
     }
     version = data.version;
-    backendLine.textContent = data.backend === "postgres"
-      ? `PostgreSQL backend · ${data.where}` : `File backend · ${data.where}`;
+    backendLine.textContent = data.backend === "file" ? `File backend · ${data.where}` : `Shared memory · ${data.where}`;
     backendLine.dataset.backend = data.backend;
     for (const target of data.targets) {
       if (!cards[target.target]) {
