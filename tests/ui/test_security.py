@@ -160,3 +160,30 @@ def test_a_port_in_use_is_a_clear_error(server: Any) -> None:
                           capture_output=True, text=True, timeout=60, cwd=server.cwd, env=server.env)
     assert proc.returncode == 1
     assert f"port {server.port} on 127.0.0.1 is in use" in proc.stderr and "--port" in proc.stderr
+
+
+def test_a_websocket_never_reaches_the_app() -> None:
+    """The UI serves no websocket; were one ever added, it must not slip past the token checks."""
+    import anyio
+
+    from pi_memory.ui.security import UiGuard
+
+    reached: list[str] = []
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["type"])
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "websocket.connect"}
+
+    async def send(message: Any) -> None:
+        sent.append(dict(message))
+
+    guard = UiGuard(app, "t" * 32)
+    scope = {"type": "websocket", "path": "/api/memory", "headers": [(b"host", b"127.0.0.1:9")],
+             "server": ("127.0.0.1", 9), "query_string": b""}
+    anyio.run(guard, scope, receive, send)
+    assert reached == [] and sent == [{"type": "websocket.close", "code": 1008}]
+    anyio.run(guard, {"type": "lifespan"}, receive, send)
+    assert reached == ["lifespan"]

@@ -90,7 +90,10 @@ class UiGuard:
         return given is not None and hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8"))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "websocket":  # the UI has none: refuse rather than let one past the guard
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if scope["type"] != "http":  # lifespan
             await self.app(scope, receive, send)
             return
 
