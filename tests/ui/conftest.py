@@ -25,7 +25,7 @@ stops it earlier. ``server.url`` has the token; ``server.base`` has not; ``serve
 ``httpx.Client`` that has already been through the token login (it holds the cookie), and sends
 the same-origin header on writes when ``same_origin=True`` (the default).
 
-``browser`` (session-scoped) is one headless Chromium for the whole worker — Debian's
+``browser`` (module-scoped, see its docstring) is one headless Chromium per test module — Debian's
 ``/usr/bin/chromium``, never a downloaded one. ``browser_page`` is a function-scoped factory:
 ``browser_page(server, path="#/memory", width=1280, height=800) -> Page`` opens a new context (its
 own cookies) logged in through the tokened URL. Every request the page makes is recorded in
@@ -218,8 +218,11 @@ def shared_ui_server(ui_servers: Callable[..., UiServer]) -> UiServer:
     return ui_servers()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module. Not per session: playwright's sync API keeps its event loop
+    marked as running in this thread while it is started, so every later test in the worker that
+    calls ``asyncio.run`` (the host, MCP, recall suites) would fail; a module's teardown stops it."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does: apt-get install "
                     "chromium), or point PI_MEMORY_CHROMIUM at a Chromium binary")

@@ -164,6 +164,8 @@ def test_a_port_in_use_is_a_clear_error(server: Any) -> None:
 
 def test_a_websocket_never_reaches_the_app() -> None:
     """The UI serves no websocket; were one ever added, it must not slip past the token checks."""
+    from concurrent.futures import ThreadPoolExecutor
+
     import anyio
 
     from pi_memory.ui.security import UiGuard
@@ -180,10 +182,14 @@ def test_a_websocket_never_reaches_the_app() -> None:
     async def send(message: Any) -> None:
         sent.append(dict(message))
 
+    def run(*args: Any) -> None:  # in a thread of its own: playwright's sync API keeps a loop in this one
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(anyio.run, *args).result()
+
     guard = UiGuard(app, "t" * 32)
     scope = {"type": "websocket", "path": "/api/memory", "headers": [(b"host", b"127.0.0.1:9")],
              "server": ("127.0.0.1", 9), "query_string": b""}
-    anyio.run(guard, scope, receive, send)
+    run(guard, scope, receive, send)
     assert reached == [] and sent == [{"type": "websocket.close", "code": 1008}]
-    anyio.run(guard, {"type": "lifespan"}, receive, send)
+    run(guard, {"type": "lifespan"}, receive, send)
     assert reached == ["lifespan"]
