@@ -32,11 +32,9 @@ import math
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pi_memory.memory.backend import BackendBusy, RawText
+from pi_memory.memory.backend import BackendBusy, BackupInfo, RawText
 from pi_memory.memory.files import FILE_NAMES
 
 from . import import_psycopg
@@ -68,14 +66,6 @@ def _first_line(exc: BaseException, dsn: str) -> str:
     return redact(text.splitlines()[0].strip(), dsn)
 
 
-@dataclass(frozen=True)
-class BackupInfo:
-    """One drift backup: ``location`` is what the store reported (``postgres:ns/MEMORY.md.bak.<ts>``)."""
-
-    location: str
-    target: str
-    created_at: datetime
-    chars: int
 
 
 class PostgresUnavailable(Exception):
