@@ -1,0 +1,1 @@
+"""The local web UI (``pi-memory ui``)."""
