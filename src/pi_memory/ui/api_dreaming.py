@@ -226,41 +226,42 @@ class DreamJobs:
 def routes(config: Any) -> list[BaseRoute]:
     """``GET /dreaming``, ``POST /dreaming/run`` and ``GET /dreaming/run?since=N`` (under ``/api``).
 
-    ``config`` gives the memory settings, a store, a model registry and the session directory.
+    ``config`` gives the memory settings and the shared store; the model registry is built from
+    the host's settings as ``pi-memory dream`` builds it (``config.model_registry()`` when the app
+    was given one), and the session directory is the working directory's, as for the dream command.
     """
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
-    from pi_memory.backends import close_store, store_problem
+    from pi_memory.backends import store_problem
+    from pi_memory.session.paths import get_default_session_dir_path
 
     jobs = DreamJobs()
+    session_dir = get_default_session_dir_path(str(config.cwd))
+
+    def registry() -> ModelRegistry:
+        make = getattr(config, "model_registry", None)
+        if callable(make):
+            made: ModelRegistry = make()
+            return made
+        from pi_memory.providers import ModelRegistry
+
+        return ModelRegistry(config.settings.merged)
 
     async def status(request: Request) -> Response:
         def run() -> dict[str, Any]:
-            store = config.open_store()
-            try:
-                return dreaming_status(config.memory_settings, store, config.model_registry(),
-                                       session_dir=config.session_dir)
-            finally:
-                close_store(store)
+            return dreaming_status(config.memory, config.store(), registry(), session_dir=session_dir)
 
         return JSONResponse(await run_in_threadpool(run))
 
     async def start(request: Request) -> Response:
         def run() -> int:
-            store = config.open_store()
+            store = config.store()
             problem = store_problem(store)
             if problem is not None:
-                close_store(store)
                 raise DreamRefused("unavailable", problem)
-            options = dream_options(config.memory_settings, store, config.model_registry(),
-                                    session_dir=config.session_dir)
-            try:
-                return jobs.start(options, on_done=lambda: close_store(store))
-            except DreamRefused:
-                close_store(store)
-                raise
+            return jobs.start(dream_options(config.memory, store, registry(), session_dir=session_dir))
 
         try:
             job = await run_in_threadpool(run)

@@ -251,9 +251,11 @@ def routes(config: Any) -> list[BaseRoute]:
 
     from pi_memory.recall import RecallError
 
-    access = RecallAccess(config.recall_settings)
-    if hasattr(config, "on_shutdown"):
-        config.on_shutdown(access.close)
+    settings = config.recall
+    access = RecallAccess(settings)
+    on_close = getattr(config, "on_close", None)
+    if callable(on_close):  # the index is flushed and closed with the app
+        on_close(access.close)
 
     def _error(exc: Exception) -> JSONResponse:
         if isinstance(exc, RecallQueryError):
@@ -274,7 +276,7 @@ def routes(config: Any) -> list[BaseRoute]:
             def run() -> dict[str, Any]:
                 return search(access.service(), params.get("q", ""), top_k=top_k, roles=params.getlist("role"),
                               session_ids=params.getlist("session"), since=params.get("since"),
-                              until=params.get("until"), rank=params.get("rank") or config.recall_settings.rank)
+                              until=params.get("until"), rank=params.get("rank") or settings.rank)
 
             return JSONResponse(await run_in_threadpool(run))
         except (RecallQueryError, RecallError) as exc:
@@ -287,7 +289,7 @@ def routes(config: Any) -> list[BaseRoute]:
 
             def run() -> dict[str, Any]:
                 return important_memories(access.service(), threshold=threshold, limit=limit,
-                                          rate=config.recall_settings.decay_rate)
+                                          rate=settings.decay_rate)
 
             return JSONResponse(await run_in_threadpool(run))
         except (RecallQueryError, RecallError) as exc:

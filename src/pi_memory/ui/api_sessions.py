@@ -450,7 +450,7 @@ def routes(config: Any) -> list[BaseRoute]:
     from starlette.routing import Route
 
     def root() -> str:
-        return str(config.sessions_root)
+        return str(config.sessions_dir)
 
     def failed(exc: Exception) -> JSONResponse:
         status = 404 if isinstance(exc, SessionNotFound) else 400
