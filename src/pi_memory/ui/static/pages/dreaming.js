@@ -1,12 +1,14 @@
 // Dreaming: the last run, what gates the next one, the last report, and "dream now" (one
 // consolidation pass, as `pi-memory dream` runs it) with its progress. Text only, through el().
-import { el, api } from "../app.js";
-import { useStyles, when, errorText } from "./shared.js";
+import { el } from "../app.js";
+import { useStyles, when, errorText, getJson } from "./shared.js";
 
-export function render(root) {
+export function render(root, params, ctx) {
   useStyles();
+  const api = (path, opts) => getJson(ctx, path, opts);
+  const gone = () => Boolean(ctx && ctx.signal && ctx.signal.aborted);
   const state = el("section", { id: "dreaming-state", "aria-live": "polite" }, el("p", { class: "pm-muted" }, "Reading…"));
-  const button = el("button", { type: "button", id: "dream-now", disabled: "" }, "Dream now");
+  const button = el("button", { type: "button", id: "dream-now", disabled: true }, "Dream now");
   const why = el("p", { class: "pm-muted", id: "dream-now-why" });
   const log = el("ol", { class: "pm-log", id: "dream-progress", role: "log", "aria-live": "polite" });
   const outcome = el("div", { id: "dream-outcome", "aria-live": "polite" });
@@ -31,6 +33,7 @@ export function render(root) {
   async function follow() {
     let since = 0;
     for (;;) {
+      if (gone()) return;
       let snap;
       try {
         snap = await api(`/api/dreaming/run?since=${since}`);
@@ -57,7 +60,7 @@ export function render(root) {
     log.replaceChildren(el("li", {}, "Starting…"));
     outcome.replaceChildren();
     try {
-      await api("/api/dreaming/run", { method: "POST" });
+      await api("/api/dreaming/run", { method: "POST", body: {} });
     } catch (err) {
       log.replaceChildren(el("li", { class: "pm-error", role: "alert" }, errorText(err)));
       button.textContent = "Dream now";

@@ -1,21 +1,22 @@
 // Recall: search every past message (the search the agent's search_memory runs) and list the
 // memories get_important_memories ranks, with the terms of their decay weight.
 // Every stored text goes into the page through el() (textContent): never as HTML.
-import { el, api } from "../app.js";
-import { useStyles, sessionHref, when, field, errorText } from "./shared.js";
+import { el } from "../app.js";
+import { useStyles, sessionHref, when, field, errorText, getJson } from "./shared.js";
 
 const ROLES = ["user", "assistant", "toolResult", "custom"];
 
-export function render(root, params) {
+export function render(root, params, ctx) {
   useStyles();
-  const query = (params && params.query) || new URLSearchParams();
+  const query = (params && params.query) || {};
+  const api = (path) => getJson(ctx, path);
   const status = el("p", { class: "pm-muted", id: "recall-status" }, "Reading the index…");
   const q = el("input", { type: "search", id: "recall-q", name: "q", required: "", autocomplete: "off",
-                          placeholder: "what was said about…", value: query.get("q") || "" });
+                          placeholder: "what was said about…", value: query.q || "" });
   const roleBoxes = ROLES.map((role) => el("label", { class: "pm-check" },
     el("input", { type: "checkbox", name: "role", value: role }), " ", role));
   const session = el("input", { type: "text", id: "recall-session", name: "session", autocomplete: "off",
-                                placeholder: "session id", value: query.get("session") || "" });
+                                placeholder: "session id", value: query.session || "" });
   const since = el("input", { type: "date", id: "recall-since", name: "since" });
   const until = el("input", { type: "date", id: "recall-until", name: "until" });
   const rank = el("select", { id: "recall-rank", name: "rank" },

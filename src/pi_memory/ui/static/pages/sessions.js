@@ -1,22 +1,23 @@
 // Sessions: the projects and their sessions (what pi's /resume lists), one session drawn as its
 // tree (branches, labels, compactions, branch summaries, the frozen memory snapshot), and the
 // context the model saw at a message. Every stored text goes in through el() (textContent).
-import { el, api } from "../app.js";
-import { useStyles, sessionHref, when, field, errorText } from "./shared.js";
+import { el } from "../app.js";
+import { useStyles, sessionHref, when, field, errorText, getJson } from "./shared.js";
 
 const PAGE = 50;
 
-export function render(root, params) {
+export function render(root, params, ctx) {
   useStyles();
+  const api = (path) => getJson(ctx, path);
   const id = params && params.id;
-  if (id) return renderSession(root, id, (params.query && params.query.get("entry")) || null);
-  return renderList(root, (params && params.query && params.query.get("project")) || null);
+  if (id) return renderSession(root, id, (params && params.entry) || null, api);
+  return renderList(root, (params && params.project) || null, api);
 }
 
-async function renderList(root, chosen) {
+async function renderList(root, chosen, api) {
   const select = el("select", { id: "sessions-project" });
   const list = el("ol", { class: "pm-sessions", id: "sessions-list" });
-  const more = el("button", { type: "button", id: "sessions-more", hidden: "" }, "More sessions");
+  const more = el("button", { type: "button", id: "sessions-more", hidden: true }, "More sessions");
   const count = el("p", { class: "pm-muted", id: "sessions-count" });
   root.replaceChildren(el("h1", {}, "Sessions"), field("Project", select), count, list, more);
   let offset = 0;
@@ -84,7 +85,7 @@ function entryLine(entry) {
   return bits;
 }
 
-async function renderSession(root, id, focusEntry) {
+async function renderSession(root, id, focusEntry, api) {
   const header = el("header", { class: "pm-session-head" }, el("h1", {}, "Session"));
   const tree = el("div", { class: "pm-tree", id: "session-tree" });
   const context = el("aside", { class: "pm-context", id: "session-context", "aria-live": "polite" },

@@ -1,5 +1,5 @@
 // Helpers the Recall, Sessions and Dreaming pages share (text only: nothing here parses HTML).
-import { el } from "../app.js";
+import { el, api } from "../app.js";
 
 let styled = false;
 
@@ -36,4 +36,18 @@ export function errorText(err) {
     if (err.message) return String(err.message);
   }
   return String(err);
+}
+
+/** The JSON of a GET (or of `opts`), through the shell's api() (the page's ctx.api when given, so
+ * leaving the page cancels it); an answer that is not ok throws an Error carrying the server's words. */
+export async function getJson(ctx, path, opts = {}) {
+  const call = ctx && ctx.api ? ctx.api : api;
+  const answer = await call(path, opts);
+  if (!answer.ok) {
+    const error = new Error(answer.data && answer.data.error ? String(answer.data.error) : `HTTP ${answer.status}`);
+    error.data = answer.data;
+    error.status = answer.status;
+    throw error;
+  }
+  return answer.data;
 }
