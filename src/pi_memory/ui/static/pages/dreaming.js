@@ -101,7 +101,7 @@ function gateRow(name, open, text) {
 function renderState(data) {
   const g = data.gates;
   const time = g.hoursSince === null ? `never dreamed; waits ${g.minHours} h between dreams`
-    : `${g.hoursSince} h since the last dream; waits ${g.minHours} h` + (g.nextTimeAt ? ` (opens ${when(g.nextTimeAt)})` : "");
+    : `${Number(g.hoursSince).toFixed(1)} h since the last dream; waits ${g.minHours} h` + (g.nextTimeAt ? ` (opens ${when(g.nextTimeAt)})` : "");
   const turns = g.turns === null ? "" : `${g.turns} new turn(s); needs ${g.minTurns}`;
   const parts = [
     el("dl", { class: "pm-facts" },

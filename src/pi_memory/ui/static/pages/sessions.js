@@ -77,7 +77,7 @@ function entryLine(entry) {
   if (entry.role) bits.push(el("span", { class: `pm-role pm-role-${String(entry.role).replace(/[^a-zA-Z]/g, "")}` },
                                String(entry.role)));
   if (entry.customType && !entry.snapshot) bits.push(el("span", { class: "pm-muted" }, String(entry.customType)));
-  if (entry.label) bits.push(el("span", { class: "pm-label" }, `🏷 ${entry.label}`));
+  if (entry.label) bits.push(el("span", { class: "pm-label" }, `label: ${entry.label}`));
   if (entry.toolName) bits.push(el("span", { class: "pm-muted" }, `tool ${entry.toolName}`));
   if (entry.type === "compaction") bits.push(el("span", { class: "pm-muted" },
     `${entry.tokensBefore} tokens before; keeps from ${entry.firstKeptEntryId}`));
