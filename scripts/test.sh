@@ -31,4 +31,15 @@ else
   exit 1
 fi
 
+# The UI's browser tests drive Debian's Chromium through playwright (never `playwright install`,
+# which downloads a browser build).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null
+  else
+    echo "the UI browser tests need Debian's chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'" >&2
+    exit 1
+  fi
+fi
+
 exec .venv/bin/python -m pytest -q -n 2 "$@"

@@ -35,6 +35,7 @@ _LAZY_COMMANDS = {
     "mcp": "pi_memory.cli.mcp:mcp",
     "recall": "pi_memory.cli.recall:app",
     "db": "pi_memory.cli.db:app",
+    "ui": "pi_memory.cli.ui:ui",
 }
 
 def _flags_take_no_value() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pi_memory.extensions.memory.settings import MemorySettings
@@ -41,49 +41,20 @@ class Options:
 def host_settings(cwd: Path) -> tuple[Settings, list[str]]:
     """The settings the host would use in ``cwd`` (a trusted project's layer included), and
     warnings about them — so every command reads the same memory as ``pi-memory chat`` there."""
-    from pi_memory.host.settings import load_settings
-    from pi_memory.host.trust import headless_project_trust
+    from pi_memory.host.trust import headless_settings
 
-    untrusted = load_settings(cwd, project_trusted=False)
-    trusted, warnings = headless_project_trust(cwd, untrusted.get("defaultProjectTrust", "ask"))
-    settings = load_settings(cwd, project_trusted=True) if trusted else untrusted
-    return settings, [*settings.warnings, *warnings]
+    return headless_settings(cwd)
 
 
 def load_memory_settings(options: Options, cwd: Path | None = None) -> tuple[MemorySettings, list[str]]:
-    """The effective ``pi-memory`` settings for this command, and warnings about settings files.
+    """The effective ``pi-memory`` settings for this command, and warnings about settings files
+    (:func:`~pi_memory.extensions.memory.settings.resolve_memory_settings` with the options).
 
-    Layers as the host reads them (global, agent config dir, the project's only when trusted),
-    then the command line: ``--dir`` forces files, ``--dsn`` PostgreSQL, ``--namespace`` and the
-    limits override their keys. Raises the extension's ``SettingsError`` for a value that cannot
-    be used (a PostgreSQL backend without a DSN, a bad limit, both ``--dir`` and ``--dsn``).
+    Raises the extension's ``SettingsError`` for a value that cannot be used (a PostgreSQL backend
+    without a DSN, a bad limit, both ``--dir`` and ``--dsn``).
     """
-    from pi_memory.extensions.memory.settings import SECTION, SettingsError, parse_settings
+    from pi_memory.extensions.memory.settings import resolve_memory_settings
 
-    if options.dir is not None and options.dsn is not None:
-        raise SettingsError("pass either --dir (files) or --dsn (PostgreSQL), not both")
-    settings, warnings = host_settings(Path.cwd() if cwd is None else cwd)
-    overrides: dict[str, Any] = {}
-    if options.dir is not None:
-        overrides.update(backend="file", dataDir=str(options.dir))
-    if options.dsn is not None:
-        overrides.update(backend="postgres", dsn=options.dsn)
-    if options.namespace is not None:
-        overrides["namespace"] = options.namespace
-    if options.memory_limit is not None:
-        overrides["memoryCharLimit"] = options.memory_limit
-    if options.user_limit is not None:
-        overrides["userCharLimit"] = options.user_limit
-    notes = settings.section_warnings(SECTION)  # what was ignored may be why a value is missing
-    errors = settings.section_errors(SECTION)
-    if errors and options.dir is None and options.dsn is None:  # --dir/--dsn say where memory is
-        raise SettingsError("\n".join(errors))
-    notes += errors
-    try:
-        parsed = parse_settings(settings.section(SECTION), overrides)
-    except SettingsError as exc:
-        raise SettingsError("\n".join([str(exc), *(f"Warning: {note}" for note in notes)])) from None
-    if options.namespace is not None and parsed.backend != "postgres":
-        raise SettingsError("--namespace only applies to the PostgreSQL backend: add --dsn, or set "
-                            "pi-memory.backend to \"postgres\"")
-    return parsed, [*warnings, *notes]
+    return resolve_memory_settings(Path.cwd() if cwd is None else cwd, dir=options.dir, dsn=options.dsn,
+                                   namespace=options.namespace, memory_limit=options.memory_limit,
+                                   user_limit=options.user_limit)

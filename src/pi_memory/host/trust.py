@@ -18,11 +18,14 @@ import os
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pi_memory.base.fs import atomic_write_text
 from pi_memory.base.lock import file_lock
 from pi_memory.host.paths import CONFIG_DIR_NAME, agent_dir
+
+if TYPE_CHECKING:
+    from pi_memory.host.settings import Settings
 
 TRUST_REQUIRING_RESOURCES = (
     "settings.json", "mcp.json", "extensions", "skills", "prompts", "themes", "SYSTEM.md", "APPEND_SYSTEM.md",
@@ -190,6 +193,18 @@ def headless_project_trust(
         return _finished(decide_project_trust(cwd, default_setting, store=store)), []
     except TrustStoreError as exc:
         return False, [f"{exc}; project settings are ignored"]
+
+
+def headless_settings(cwd: Path | str) -> tuple[Settings, list[str]]:
+    """The settings the host would use in ``cwd`` (a trusted project's layer included), and
+    warnings about them, decided headlessly: what every reader that is not a session (the
+    commands, the MCP server, the web UI) uses, so each reads the same memory as a session there."""
+    from pi_memory.host.settings import load_settings
+
+    untrusted = load_settings(cwd, project_trusted=False)
+    trusted, warnings = headless_project_trust(cwd, untrusted.get("defaultProjectTrust", "ask"))
+    settings = load_settings(cwd, project_trusted=True) if trusted else untrusted
+    return settings, [*settings.warnings, *warnings]
 
 
 def _finished(coroutine: Coroutine[Any, Any, bool]) -> bool:

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pi_memory.backends import BACKENDS, StoreSettings, open_store_settings, parse_store_settings
 from pi_memory.backends.settings import DEFAULT_NAMESPACE, SECTION
@@ -21,8 +21,11 @@ from pi_memory.base.paths import default_memory_dir
 from pi_memory.base.settings import SettingsError, flag, number, whole
 from pi_memory.memory import MemoryStore
 
+if TYPE_CHECKING:
+    from pi_memory.host.settings import Settings
+
 __all__ = ["BACKENDS", "DEFAULT_DREAM_MODEL", "DEFAULT_NAMESPACE", "SECTION", "DreamingSettings", "MemorySettings",
-           "ModelRef", "SettingsError", "open_settings_store", "parse_settings"]
+           "ModelRef", "SettingsError", "open_settings_store", "parse_settings", "resolve_memory_settings"]
 
 
 @dataclass(frozen=True)
@@ -157,3 +160,53 @@ def open_settings_store(settings: MemorySettings) -> MemoryStore:
     if settings.store is not None:
         return settings.store
     return open_store_settings(settings)
+
+
+def resolve_memory_settings(
+    cwd: Path,
+    *,
+    dir: Path | None = None,
+    dsn: str | None = None,
+    namespace: str | None = None,
+    memory_limit: int | None = None,
+    user_limit: int | None = None,
+    loaded: tuple[Settings, list[str]] | None = None,
+) -> tuple[MemorySettings, list[str]]:
+    """The effective ``pi-memory`` settings in ``cwd`` with a command line's overrides, and warnings.
+
+    Layers as the host reads them (global, agent config dir, the project's only when trusted,
+    :func:`pi_memory.host.trust.headless_settings`), then the overrides: ``dir`` forces files,
+    ``dsn`` PostgreSQL, ``namespace`` and the limits override their keys. So a command, the web
+    UI and the agent always open the same store. Raises :class:`SettingsError` for a value that
+    cannot be used (a PostgreSQL backend without a DSN, a bad limit, both ``dir`` and ``dsn``).
+    ``loaded``: what ``headless_settings(cwd)`` returned, when the caller has it already.
+    """
+    from pi_memory.host.trust import headless_settings
+
+    if dir is not None and dsn is not None:
+        raise SettingsError("pass either --dir (files) or --dsn (PostgreSQL), not both")
+    settings, warnings = headless_settings(cwd) if loaded is None else loaded
+    overrides: dict[str, Any] = {}
+    if dir is not None:
+        overrides.update(backend="file", dataDir=str(dir))
+    if dsn is not None:
+        overrides.update(backend="postgres", dsn=dsn)
+    if namespace is not None:
+        overrides["namespace"] = namespace
+    if memory_limit is not None:
+        overrides["memoryCharLimit"] = memory_limit
+    if user_limit is not None:
+        overrides["userCharLimit"] = user_limit
+    notes = settings.section_warnings(SECTION)  # what was ignored may be why a value is missing
+    errors = settings.section_errors(SECTION)
+    if errors and dir is None and dsn is None:  # --dir/--dsn say where memory is
+        raise SettingsError("\n".join(errors))
+    notes += errors
+    try:
+        parsed = parse_settings(settings.section(SECTION), overrides)
+    except SettingsError as exc:
+        raise SettingsError("\n".join([str(exc), *(f"Warning: {note}" for note in notes)])) from None
+    if namespace is not None and parsed.backend != "postgres":
+        raise SettingsError("--namespace only applies to the PostgreSQL backend: add --dsn, or set "
+                            "pi-memory.backend to \"postgres\"")
+    return parsed, [*warnings, *notes]
