@@ -100,3 +100,16 @@ def test_a_missing_index_is_empty_and_not_created(tmp_path: Any) -> None:
     assert api_recall.search(access.service(), "anything")["indexed"] is False
     assert api_recall.status(access)["exists"] is False
     assert not (tmp_path / "none").exists()
+
+
+def test_http_answers_name_a_bad_filter(ui_server: Any) -> None:
+    server = ui_server(seed=lambda s: seed.seed(s.agent_dir))
+    client = server.client()
+    try:
+        good = client.get("/api/recall/search", params={"q": "staging database", "role": "user"})
+        assert good.status_code == 200 and good.json()["hits"][0]["role"] == "user"
+        bad = client.get("/api/recall/search", params={"q": "x", "since": "yesterday"})
+        assert bad.status_code == 400 and "since must be an ISO date" in bad.json()["error"]
+        assert client.get("/api/recall/important", params={"limit": "many"}).status_code == 400
+    finally:
+        client.close()

@@ -121,3 +121,19 @@ def test_an_old_v1_file_is_read_without_being_migrated_on_disk(pi_sessions: Path
     assert tree["entries"] and all(n["id"] for n in tree["entries"])
     assert target.read_bytes() == source.read_bytes()
     assert not Path(str(target) + ".damaged").exists()
+
+
+def test_http_unknown_ids_are_404(ui_server: Any) -> None:
+    box: dict[str, Any] = {}
+    server = ui_server(seed=lambda s: box.update(seeded=seed.seed(s.agent_dir, index=False)))
+    client = server.client()
+    try:
+        assert client.get("/api/sessions/no-such-session").status_code == 404
+        main = box["seeded"].main_session
+        assert client.get(f"/api/sessions/{main}/context/nope").status_code == 404
+        assert client.get("/api/sessions", params={"project": ".."}).status_code == 404
+        assert client.get("/api/sessions", params={"offset": "x"}).status_code == 400
+        page = client.get("/api/sessions", params={"project": "all", "limit": "2"}).json()
+        assert page["total"] == 3 and len(page["sessions"]) == 2
+    finally:
+        client.close()

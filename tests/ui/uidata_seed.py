@@ -82,6 +82,15 @@ async def _agent_session(agent_dir: Path, memory_dir: Path, cwd: str) -> str:
     return path
 
 
+def _in_thread(work: Any) -> Any:
+    """Run ``work()`` in a thread of its own: playwright's sync API keeps an event loop running in
+    the test's thread, where ``asyncio.run`` is refused."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(work).result()
+
+
 def _dir(cwd: str) -> str:
     from pi_memory.session.paths import encode_cwd
 
@@ -94,7 +103,7 @@ def seed(agent_dir: Path, *, index: bool = True) -> Seeded:
     memory_dir = agent_dir / "memories"
     sessions_root = agent_dir / "sessions"
     seeded = Seeded(agent_dir, memory_dir, sessions_root, str(agent_dir / "recall.db"))
-    path = asyncio.run(_agent_session(agent_dir, memory_dir, PROJECT_CWD))
+    path = _in_thread(lambda: asyncio.run(_agent_session(agent_dir, memory_dir, PROJECT_CWD)))
     sm = SessionManager.open(path)
     entries = sm.get_entries()
     needle = next(e for e in entries if e["type"] == "message" and e["message"]["role"] == "user")
