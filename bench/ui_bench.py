@@ -49,7 +49,7 @@ QUERY = "staging database latency"
 
 PI_LIST_ALL = """
 const path = await import("node:path");
-const { SessionManager } = await import(path.join(process.argv[2],
+const { SessionManager } = await import(path.join(process.argv[1],
   "@earendil-works/pi-coding-agent/dist/core/session-manager.js"));
 const t0 = performance.now();
 const all = await SessionManager.listAll();
@@ -170,7 +170,7 @@ def page_paints(url: str, session_id: str, runs: int) -> dict[str, Any]:
         "recall": (f"/#/recall?q={urllib.request.quote(QUERY)}", ".pm-hit"),
         "sessions": ("/#/sessions", ".pm-session"),
         "session_tree": (f"/#/sessions/{session_id}", ".pm-entry"),
-        "dreaming": ("/#/dreaming", "#dreaming-gates"),
+        "dreaming": ("/#/dreaming", "#dreaming-gates:has-text('new turn(s);')"),
     }
     found: dict[str, dict[str, list[float]]] = {name: {"first_paint": [], "fcp": [], "content": []}
                                                 for name in pages}

@@ -47,6 +47,9 @@ def test_status_before_any_dream(seeded: Any) -> None:
     gates = status["gates"]
     assert gates["timeOpen"] is True and gates["turns"] >= 3 and gates["turnsOpen"] is True and gates["open"]
     assert status["dreamNow"]["available"] is True and status["background"]["on"] is True
+    quick = api_dreaming.dreaming_status(settings, MemoryStore(seeded.memory_dir), registry, session_dir=None,
+                                         count_turns=False)
+    assert quick["gates"]["turns"] is None and quick["gates"]["turnsOpen"] is None and not quick["gates"]["open"]
 
 
 def test_dream_now_runs_reports_progress_and_records_the_report(seeded: Any) -> None:

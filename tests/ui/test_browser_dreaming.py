@@ -27,10 +27,9 @@ def test_dream_now_shows_progress_and_its_report(ui_server: Callable[..., Any], 
                                                  shot: Callable[[Any, str], None]) -> None:
     server = _seeded(ui_server, SCRIPTED)
     page = browser_page(server, "#/dreaming")
-    page.wait_for_selector("#dreaming-gates")
+    page.wait_for_selector("#dreaming-gates:has-text('new turn(s); needs 2')")
     assert "never" in page.inner_text("#dreaming-state")
-    gates = page.inner_text("#dreaming-gates")
-    assert "never dreamed" in gates and "needs 2" in gates
+    assert "never dreamed" in page.inner_text("#dreaming-gates")
     assert page.is_enabled("#dream-now")
     page.click("#dream-now")
     page.wait_for_selector("#dream-progress .pm-done", timeout=60_000)

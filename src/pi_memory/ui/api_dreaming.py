@@ -63,9 +63,12 @@ def dreaming_status(
     *,
     session_dir: str | None,
     now_ms: float | None = None,
+    count_turns: bool = True,
 ) -> dict[str, Any]:
-    """The last run, the gates at ``now_ms`` (the turn gate counted over the sessions a dream
-    would read), whether background dreaming can run, the last report and the last failure."""
+    """The last run, the gates at ``now_ms``, whether background dreaming can run, the last report
+    and the last failure. The turn gate is counted over the sessions a dream would read, which
+    reads every one of them (half a second over 1,000 sessions), so ``count_turns=False`` leaves it
+    out (``turns`` None) for a first answer that is fast."""
     from pi_memory.backends import describe_store
     from pi_memory.extensions.memory.readiness import (
         FAILURE_KEY,
@@ -81,8 +84,11 @@ def dreaming_status(
     state_path = _state_path(where)
     state = load_state(state_path)
     now = time.time() * 1000 if now_ms is None else now_ms
-    turns = collect_turns(include_global=settings.uses_default_dir, session_dir=session_dir, since_ms=state.last_ms)
-    gates = dream_gates(settings.dreaming, state, now, len(turns))
+    turns = None
+    if count_turns:
+        turns = len(collect_turns(include_global=settings.uses_default_dir, session_dir=session_dir,
+                                  since_ms=state.last_ms))
+    gates = dream_gates(settings.dreaming, state, now, turns)
     background = dreaming_report(settings.dreaming, registry, state_path)
     model, reason, problem = model_problem(registry, settings.dreaming.model)
     report = state.extra.get(REPORT_KEY)
@@ -224,7 +230,7 @@ class DreamJobs:
 
 
 def routes(config: Any) -> list[BaseRoute]:
-    """``GET /dreaming``, ``POST /dreaming/run`` and ``GET /dreaming/run?since=N`` (under ``/api``).
+    """``GET /dreaming[?turns=0]``, ``POST /dreaming/run`` and ``GET /dreaming/run?since=N`` (under ``/api``).
 
     ``config`` gives the memory settings and the shared store; the model registry is built from
     the host's settings as ``pi-memory dream`` builds it (``config.model_registry()`` when the app
@@ -250,8 +256,11 @@ def routes(config: Any) -> list[BaseRoute]:
         return ModelRegistry(config.settings.merged)
 
     async def status(request: Request) -> Response:
+        count = request.query_params.get("turns", "1") != "0"
+
         def run() -> dict[str, Any]:
-            return dreaming_status(config.memory, config.store(), registry(), session_dir=session_dir)
+            return dreaming_status(config.memory, config.store(), registry(), session_dir=session_dir,
+                                   count_turns=count)
 
         return JSONResponse(await run_in_threadpool(run))
 

@@ -17,17 +17,22 @@ export function render(root, params, ctx) {
       "One consolidation pass over recent conversations, now (the gates do not apply), as pi-memory dream runs it."),
     button, why, log, outcome);
 
+  let running = false;
   async function refresh() {
-    try {
-      const data = await api("/api/dreaming");
-      state.replaceChildren(...renderState(data));
-      button.disabled = !data.dreamNow.available;
-      why.textContent = data.dreamNow.available ? `with ${data.model}` : String(data.dreamNow.message || "");
-      return data;
-    } catch (err) {
-      state.replaceChildren(el("p", { class: "pm-error", role: "alert" }, errorText(err)));
-      return null;
+    // first without the turn count (it reads every session file), then with it
+    for (const turns of ["0", "1"]) {
+      try {
+        const data = await api(`/api/dreaming?turns=${turns}`);
+        if (gone()) return null;
+        state.replaceChildren(...renderState(data));
+        if (!running) button.disabled = !data.dreamNow.available;
+        why.textContent = data.dreamNow.available ? `with ${data.model}` : String(data.dreamNow.message || "");
+      } catch (err) {
+        state.replaceChildren(el("p", { class: "pm-error", role: "alert" }, errorText(err)));
+        return null;
+      }
     }
+    return true;
   }
 
   async function follow() {
@@ -49,12 +54,14 @@ export function render(root, params, ctx) {
       }
       await new Promise((resolve) => setTimeout(resolve, 400));
     }
+    running = false;
     button.disabled = false;
     button.textContent = "Dream now";
     await refresh();
   }
 
   button.addEventListener("click", async () => {
+    running = true;
     button.disabled = true;
     button.textContent = "Dreaming…";
     log.replaceChildren(el("li", {}, "Starting…"));
@@ -63,6 +70,7 @@ export function render(root, params, ctx) {
       await api("/api/dreaming/run", { method: "POST", body: {} });
     } catch (err) {
       log.replaceChildren(el("li", { class: "pm-error", role: "alert" }, errorText(err)));
+      running = false;
       button.textContent = "Dream now";
       await refresh();
       return;
@@ -74,7 +82,7 @@ export function render(root, params, ctx) {
     // a dream started from this page before a reload is still followed
     try {
       const snap = await api("/api/dreaming/run?since=0");
-      if (snap.job && snap.running) { button.disabled = true; button.textContent = "Dreaming…"; await follow(); }
+      if (snap.job && snap.running) { running = true; button.disabled = true; button.textContent = "Dreaming…"; await follow(); }
     } catch (err) { /* the state above already says what is wrong */ }
   });
 }
@@ -94,7 +102,7 @@ function eventItem(event) {
 
 function gateRow(name, open, text) {
   return el("tr", {}, el("th", { scope: "row" }, name),
-    el("td", { class: open ? "pm-ok" : "pm-warn" }, open === null ? "not counted" : open ? "open" : "closed"),
+    el("td", { class: open ? "pm-ok" : "pm-warn" }, open === null ? "…" : open ? "open" : "closed"),
     el("td", {}, text));
 }
 
@@ -102,7 +110,7 @@ function renderState(data) {
   const g = data.gates;
   const time = g.hoursSince === null ? `never dreamed; waits ${g.minHours} h between dreams`
     : `${Number(g.hoursSince).toFixed(1)} h since the last dream; waits ${g.minHours} h` + (g.nextTimeAt ? ` (opens ${when(g.nextTimeAt)})` : "");
-  const turns = g.turns === null ? "" : `${g.turns} new turn(s); needs ${g.minTurns}`;
+  const turns = g.turns === null ? `counting the new turns…; needs ${g.minTurns}` : `${g.turns} new turn(s); needs ${g.minTurns}`;
   const parts = [
     el("dl", { class: "pm-facts" },
       el("dt", {}, "Last run"), el("dd", {}, data.lastRun ? when(data.lastRun) : "never"),
