@@ -17,7 +17,8 @@ layout and waits for the URL it prints. Options (all keyword, all optional):
   a recall index… (paths on the returned :class:`UiServer` are all set by then).
 * ``args`` — extra command-line arguments; ``env`` — extra environment variables.
 
-The server is stopped (SIGINT, then SIGKILL after 10 s) at the end of the test; ``server.stop()``
+``shared_ui_server`` is one default server for a whole module. A server is stopped (SIGINT, then
+SIGKILL after 10 s) at the end of its test (module); ``server.stop()``
 stops it earlier. ``server.url`` has the token; ``server.base`` has not; ``server.client()`` is an
 ``httpx.Client`` that has already been through the token login (it holds the cookie), and sends
 the same-origin header on writes when ``same_origin=True`` (the default).
@@ -34,6 +35,7 @@ the test too unless the test clears the list. The ``shot`` fixture, ``shot(page,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -93,12 +95,11 @@ class UiServer:
         return proc
 
     def client(self, *, same_origin: bool = True) -> httpx.Client:
-        """An HTTP client that went through the token login (holds the cookie)."""
+        """An HTTP client holding the cookie the token login set (use it in a ``with``)."""
+        login = httpx.get(self.url, timeout=30)
+        assert login.status_code == 303, login.text
         headers = {"X-Pi-Memory": "1"} if same_origin else {}
-        client = httpx.Client(base_url=self.base, headers=headers, timeout=30)
-        answer = client.get(self.url)
-        assert answer.status_code == 303, answer.text
-        return client
+        return httpx.Client(base_url=self.base, headers=headers, cookies=login.cookies, timeout=30)
 
     def stop(self) -> None:
         proc = self.process
@@ -137,8 +138,8 @@ def _start(server: UiServer, args: list[str]) -> None:
         raise AssertionError("pi-memory ui did not print its URL:\n" + "".join(server.output))
 
 
-@pytest.fixture
-def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., UiServer]]:
+@contextlib.contextmanager
+def _servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., UiServer]]:
     started: list[UiServer] = []
 
     def start(
@@ -176,9 +177,26 @@ def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[...
         _start(server, extra)
         return server
 
-    yield start
-    for server in started:
-        server.stop()
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
+
+
+@pytest.fixture
+def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., UiServer]]:
+    """A factory of servers, each stopped at the end of the test (see the module docstring)."""
+    with _servers(tmp_path_factory) as start:
+        yield start
+
+
+@pytest.fixture(scope="module")
+def shared_ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UiServer]:
+    """One default server for a whole test module (starting one costs a second or two): for tests
+    that do not depend on what the memory holds, or that each use their own entries."""
+    with _servers(tmp_path_factory) as start:
+        yield start()
 
 
 @pytest.fixture(scope="session")

@@ -30,11 +30,9 @@ import math
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pi_memory.memory.backend import BackendBusy, RawText
+from pi_memory.memory.backend import BackendBusy, BackupInfo, RawText
 from pi_memory.memory.files import FILE_NAMES
 
 from . import import_psycopg
@@ -80,16 +78,6 @@ def _first_line(exc: BaseException, dsn: str) -> str:
 def _lock_key(key: str) -> int:
     """A stable signed 64-bit advisory-lock id for ``key`` (same on every machine)."""
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big", signed=True)
-
-
-@dataclass(frozen=True)
-class BackupInfo:
-    """One drift backup: ``location`` is what the store reported (``postgres:ns/MEMORY.md.bak.<ts>``)."""
-
-    location: str
-    target: str
-    created_at: datetime
-    chars: int
 
 
 class PostgresUnavailable(Exception):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 
@@ -31,6 +32,25 @@ class RawText:
     @property
     def readable(self) -> bool:
         return self.error is None
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    """One drift backup, as a backend's ``list_backups`` reports it.
+
+    ``location`` is what the store reported when it saved it (a path, or
+    ``postgres:<ns>/MEMORY.md.bak.<ts>``), ``name`` its last part (``MEMORY.md.bak.<ts>``),
+    ``chars`` its length in code points.
+    """
+
+    location: str
+    target: str
+    created_at: datetime
+    chars: int
+
+    @property
+    def name(self) -> str:
+        return self.location.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 #: Marks the location :meth:`Transaction.backup` returns when the copy could not be written.

@@ -200,6 +200,19 @@ def parse_checked(raw: str, char_limit: int) -> tuple[list[str], Drift | None]:
     return dedupe(piece for piece in pieces if piece), _piece_drift(raw, pieces, char_limit)
 
 
+def salvage_entries(raw: str) -> list[str]:
+    """The entries a person sees in ``raw``, even when it drifted: what recovery offers to put back.
+
+    Windows line endings become Unix ones, then the text is split on every line holding only
+    ``§`` (so a CRLF file's delimiters count, and a stray ``§`` line leaves no empty entry);
+    pieces are trimmed, empty ones dropped, duplicates kept once. Nothing here checks a piece
+    against the limit or the scanner: putting one back is a write, and the write checks it.
+    """
+    text = raw.replace("\r\n", "\n")
+    pieces = (js_trim(piece) for piece in _DELIMITER_LINE.split(text))
+    return dedupe(piece for piece in pieces if piece)
+
+
 def is_canonical(raw: str) -> bool:
     """True when ``raw`` is byte-for-byte what the tools would write for it."""
     return raw == serialize_entries(parse_entries(raw))

@@ -12,19 +12,23 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pi_memory.base.fs import NEW_FILE_MODE, create_durable, fsync_dir, remove_orphan_temps, replace_file
 from pi_memory.base.lock import HeldLock, LockBlocked, LockBusy, LockCompromised, file_lock
 from pi_memory.base.paths import default_memory_dir, default_memory_dir_origin
-from pi_memory.memory.backend import BACKUP_FAILED, BackendBlocked, BackendBusy, RawText, StorageError
+from pi_memory.memory.backend import BACKUP_FAILED, BackendBlocked, BackendBusy, BackupInfo, RawText, StorageError
 
 __all__ = ["FILE_NAMES", "FileBackend", "default_memory_dir", "default_memory_dir_origin", "os_error_problem",
            "read_raw", "write_backup"]
 
 FILE_NAMES = {"memory": "MEMORY.md", "user": "USER.md"}
+#: What :func:`write_backup` names a backup: ``<file>.bak.<unix-ts>``, then ``.<n>`` within a second.
+_BACKUP_NAME = re.compile(r"(?P<file>MEMORY\.md|USER\.md)\.bak\.(?P<ts>\d{1,12})(?:\.(?P<n>\d{1,6}))?")
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _SWEEP_EVERY = 30.0
 _last_temp_sweep: dict[str, float] = {}
@@ -239,6 +243,43 @@ class FileBackend:
 
     def read(self, target: str) -> RawText:
         return read_raw(self.path(target))
+
+    def list_backups(self, target: str | None = None) -> list[BackupInfo]:
+        """The drift backups beside the files (``<file>.bak.<ts>``), oldest first; reads only.
+
+        The same shape as the PostgreSQL backend's, so a reader (``pi-memory ui``) lists either.
+        """
+        targets = [target] if target is not None else list(FILE_NAMES)
+        found: list[tuple[int, int, BackupInfo]] = []
+        for name in targets:
+            label = FILE_NAMES[name]
+            try:
+                candidates = list(self.dir.glob(f"{label}.bak.*"))
+            except OSError:
+                continue
+            for path in candidates:
+                match = _BACKUP_NAME.fullmatch(path.name)
+                if match is None or not path.is_file():
+                    continue
+                text = self.read_backup(path.name)
+                if text is None:
+                    continue
+                stamp, n = int(match["ts"]), int(match["n"] or 0)
+                found.append((stamp, n, BackupInfo(str(path), name, datetime.fromtimestamp(stamp, UTC),
+                                                   len(text))))
+        return [info for _, _, info in sorted(found, key=lambda row: (row[0], row[1], row[2].location))]
+
+    def read_backup(self, location: str) -> str | None:
+        """The text a backup holds (its path as reported, or just its name); ``None`` if there is no
+        such backup here. Only ``<file>.bak.<ts>`` names in this directory are read, whatever
+        ``location`` says (undecodable bytes read as U+FFFD)."""
+        name = os.path.basename(location)
+        if _BACKUP_NAME.fullmatch(name) is None:
+            return None
+        raw = read_raw(self.dir / name)
+        if not raw.exists or not raw.readable:
+            return None
+        return raw.text
 
     @contextlib.contextmanager
     def transaction(self, target: str, timeout: float) -> Iterator[_FileTransaction | _RefusedTransaction]:

@@ -246,6 +246,47 @@ class MemoryStore:
         return self._mutate(target, lambda current, limit: set_all(current, limit, wanted), "Entries set.",
                             backup_dropped=True)
 
+    def restore(self, target: str, entries: Sequence[str], *, rebuild: bool = False) -> Result:
+        """Put entries back (chosen from a drift backup), each checked as an added one; one write.
+
+        Each entry is trimmed and checked like :meth:`add` (delimiter, size, threat scan), then
+        appended while the budget allows; one already stored stays as it is, and nothing stored
+        is removed. The result lists ``added``, ``present`` and ``refused`` (``{"entry",
+        "error"}``, the reason an add would give). A drifted target is refused like any write,
+        unless ``rebuild``: then its current text is first saved as a backup (as a refused write
+        saves it; ``backup`` says where) and the target is rebuilt from the chosen entries alone —
+        if none of them can be stored, nothing is changed.
+        """
+        if (bad := self._target_error(target)) is not None:
+            return bad
+        limit = self.char_limit(target)
+        refused: list[dict[str, str]] = []
+        checked: list[str] = []
+        for entry in dedupe(e for e in (js_trim(str(entry)) for entry in entries) if e):
+            if (bad := content_error(entry, "Entry", limit)) is not None:
+                refused.append({"entry": entry, "error": str(bad["error"])})
+            else:
+                checked.append(entry)
+
+        def change(current: list[str], limit: int) -> Result | Changed:
+            outcome, added, present, over = list(current), [], [], []
+            for entry in checked:
+                if entry in outcome:
+                    present.append(entry)
+                    continue
+                step = add_entry(outcome, limit, entry)
+                if isinstance(step, dict):
+                    over.append({"entry": entry, "error": str(step["error"])})
+                    continue
+                outcome = step[0]
+                added.append(entry)
+            if not outcome:
+                return fail("None of the chosen entries can be stored; nothing was changed.",
+                            added=[], present=present, refused=refused + over)
+            return outcome, {"added": added, "present": present, "refused": refused + over}
+
+        return self._mutate(target, change, "Entries restored.", rebuild_drifted=rebuild)
+
     def edit(self, target: str, old_str: str, new_str: str) -> Result:
         """Replace the one occurrence of ``old_str`` in the one entry holding it (``str_replace``).
 
@@ -271,10 +312,12 @@ class MemoryStore:
         message: str,
         *,
         backup_dropped: bool = False,
+        rebuild_drifted: bool = False,
     ) -> Result:
         """Lock, re-read, check drift, apply ``change``, write; all under the lock.
 
         ``backup_dropped``: before writing a list that leaves out a stored entry, back up the old text.
+        ``rebuild_drifted``: a drifted target is backed up, then ``change`` starts from no entries.
         """
         label = self.backend.label(target)
         limit = self.char_limit(target)
@@ -289,13 +332,19 @@ class MemoryStore:
                     self._entries[target] = entries
                 if raw.invalid is not None:
                     drift = INVALID_UTF8
-                if drift is not None:
+                if drift is not None and not rebuild_drifted:
                     return self._drift_result(txn, raw, label, self.backend.location(target), drift)
+                if drift is not None:
+                    backup = txn.backup(raw)
+                    if BACKUP_FAILED in backup:
+                        return fail(f"Could not back up {label} before rebuilding it ({backup}); nothing was "
+                                    "changed. Fix the directory (permissions? space?) and retry.")
+                    entries = []
                 changed = change(list(entries), limit)
                 if isinstance(changed, dict):
                     return changed
                 outcome, extra = changed
-                if backup_dropped and any(entry not in outcome for entry in entries):
+                if backup is None and backup_dropped and any(entry not in outcome for entry in entries):
                     backup = txn.backup(raw)
                     if BACKUP_FAILED in backup:
                         return fail(f"Could not back up {label} before replacing entries ({backup}); "
