@@ -40,7 +40,8 @@ def test_dream_now_shows_progress_and_its_report(ui_server: Callable[..., Any], 
     page.wait_for_selector("#dreaming-gates:has-text('closed')")  # the time gate closed after the dream
     report = page.inner_text("#dream-outcome")
     assert "MEMORY.md" in report and "You said:" in report  # the scripted model's closing words
-    shot(page, "ui-dreaming")
+    page.locator("#dream-now").evaluate("e => e.previousElementSibling.previousElementSibling.scrollIntoView()")
+    shot(page, "ui-dreaming")  # the button, the progress and this dream's report
     state = json.loads((server.memory_dir / "dreaming-state.json").read_text())
     assert state["lastReport"]["reason"] == "done" and state["lastConsolidatedAt"]
     page.reload()  # the report comes from the state file, not from this page's memory
