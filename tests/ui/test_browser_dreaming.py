@@ -51,8 +51,9 @@ def test_dream_now_shows_progress_and_its_report(ui_server: Callable[..., Any], 
 
 def test_dream_now_is_refused_without_a_model(ui_server: Callable[..., Any], browser_page: Callable[..., Any]) -> None:
     server = _seeded(ui_server, None)  # the default model (openai) and no API key
-    page = browser_page(server, "#/dreaming")
+    page = browser_page(server, "#/dreaming", width=390, height=844)  # a phone's width
     page.wait_for_selector("#dreaming-gates")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not page.is_enabled("#dream-now")
     assert "OPENAI_API_KEY" in page.inner_text("#dream-now-why")
     client = server.client()

@@ -108,13 +108,13 @@ async function renderSession(root, id, focusEntry, api) {
 
   const buttons = new Map();
   // nested lists: depth grows only at a branch point, so a long conversation stays one list
-  const top = el("ul", { class: "pm-branch", role: "tree", "aria-label": "session tree" });
+  const top = el("ul", { class: "pm-branch", "aria-label": "session tree" });
   const stack = [top];
   for (const entry of data.entries) {
     while (stack.length > entry.depth + 1) stack.pop();
     while (stack.length < entry.depth + 1) {
       const parent = stack[stack.length - 1];
-      const nested = el("ul", { class: "pm-branch", role: "group" });
+      const nested = el("ul", { class: "pm-branch", "aria-label": "branch" });
       const holder = parent.lastElementChild || parent;
       holder.append(nested);
       stack.push(nested);
@@ -123,7 +123,7 @@ async function renderSession(root, id, focusEntry, api) {
       el("div", { class: "pm-meta" }, ...entryLine(entry)),
       entry.text ? el("div", { class: "pm-text" }, String(entry.text) +
         (entry.clipped ? ` … [${entry.clipped} more chars]` : "")) : null);
-    const item = el("li", { class: "pm-entry", role: "treeitem", id: `entry-${entry.id}` }, button);
+    const item = el("li", { class: "pm-entry", id: `entry-${entry.id}` }, button);
     if (!entry.onLeafPath) item.classList.add("pm-off-branch");
     if (entry.branchStart) item.classList.add("pm-branch-start");
     if (entry.snapshot) item.classList.add("pm-snapshot");
