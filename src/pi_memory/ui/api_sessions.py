@@ -6,8 +6,9 @@ no migration, no repair (a v1/v2 file is migrated in memory only, as dreaming re
 
 Listing must stay fast with thousands of sessions, and pi's :class:`SessionInfo` needs the whole
 file (message count, first message, latest activity). So a listing orders the files by what the
-file system knows — modification time, newest first, then name, which is the order pi's
-``listAll`` reads them in — and builds pi's ``SessionInfo`` only for the page it returns. For an
+file system knows — :func:`pi_memory.session.discovery.session_files`: modification time, newest
+first, then name, the order pi's ``listAll`` reads them in — and builds pi's ``SessionInfo`` only
+for the page it returns. For an
 append-only session file the mtime is its last write, so the order is pi's own except where a
 file was last touched by an entry that is not a message (a label, a rename).
 """
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from starlette.routing import BaseRoute
 
     from pi_memory.session import Entry, SessionInfo
+    from pi_memory.session.discovery import SessionFile
 
 __all__ = ["SessionNotFound", "find_session_file", "list_projects", "list_sessions", "message_context", "routes",
            "session_tree"]
@@ -42,46 +44,25 @@ class SessionNotFound(LookupError):
     """No session (or no entry) with that id; the message says which (a 404 for the page)."""
 
 
-@dataclass(frozen=True)
-class _File:
-    mtime_ns: int
-    name: str
-    path: str
-    project: str
-
-
-def _jsonl(directory: str, project: str) -> list[_File]:
-    found: list[_File] = []
-    try:
-        with os.scandir(directory) as listing:
-            for item in listing:
-                if not item.name.endswith(".jsonl"):
-                    continue
-                try:
-                    found.append(_File(item.stat().st_mtime_ns, item.name, item.path, project))
-                except OSError:
-                    continue
-    except OSError:
-        return []
-    return found
-
-
-def _project_dirs(root: str) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(root) as listing:
-            return [item for item in listing if item.is_dir()]
-    except OSError:
-        return []
-
-
-def _newest_first(files: list[_File]) -> list[_File]:
-    return sorted(files, key=lambda f: (f.mtime_ns, f.name), reverse=True)
-
-
-def _iso(ns: int) -> str:
+def _iso(ms: float) -> str | None:
     from pi_memory.base.js import ms_to_datetime
 
-    return ms_to_datetime(ns / 1e6).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    if ms == float("-inf"):
+        return None
+    return ms_to_datetime(ms).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _files(root: str, project: str | None) -> list[SessionFile]:
+    """The session files of one project directory under ``root``, or of all (no file is read)."""
+    from pi_memory.session.discovery import project_directories, session_files
+
+    if project is None:
+        return session_files(project_directories(root))
+    _check_project(project)
+    directory = os.path.join(root, project)
+    if not os.path.isdir(directory):
+        raise SessionNotFound(f"no project {project!r} under {root}")
+    return session_files([directory])
 
 
 def _when(moment: datetime) -> str:
@@ -96,11 +77,12 @@ def list_projects(root: str, current_cwd: str | None = None) -> dict[str, Any]:
     shows first.
     """
     from pi_memory.session import read_header
+    from pi_memory.session.discovery import project_directories, session_files
     from pi_memory.session.paths import encode_cwd, resolve_path
 
-    found: list[tuple[int, dict[str, Any]]] = []
-    for item in _project_dirs(root):
-        files = _newest_first(_jsonl(item.path, item.name))
+    found: list[tuple[float, dict[str, Any]]] = []
+    for directory in project_directories(root):
+        files = session_files([directory])
         if not files:
             continue
         cwd: str | None = None
@@ -109,8 +91,8 @@ def list_projects(root: str, current_cwd: str | None = None) -> dict[str, Any]:
             if header is not None:
                 cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else None
                 break
-        found.append((files[0].mtime_ns, {"id": item.name, "cwd": cwd, "sessions": len(files),
-                                          "modified": _iso(files[0].mtime_ns)}))
+        found.append((files[0].mtime_ms, {"id": os.path.basename(directory), "cwd": cwd, "sessions": len(files),
+                                          "modified": _iso(files[0].mtime_ms)}))
     found.sort(key=lambda pair: pair[0], reverse=True)
     projects = [project for _, project in found]
     current = encode_cwd(resolve_path(current_cwd)) if current_cwd else None
@@ -151,15 +133,7 @@ def list_sessions(root: str, project: str | None = None, *, offset: int = 0, lim
     every project when it is None (``/resume``'s "all" scope). Only the page's files are read."""
     from pi_memory.session.listing import build_session_info
 
-    if project is None:
-        files = [f for item in _project_dirs(root) for f in _jsonl(item.path, item.name)]
-    else:
-        _check_project(project)
-        directory = os.path.join(root, project)
-        if not os.path.isdir(directory):
-            raise SessionNotFound(f"no project {project!r} under {root}")
-        files = _jsonl(directory, project)
-    ordered = _newest_first(files)
+    ordered = _files(root, project)
     offset = max(0, offset)
     limit = max(1, min(MAX_PAGE, limit))
     page = ordered[offset : offset + limit]
@@ -167,7 +141,7 @@ def list_sessions(root: str, project: str | None = None, *, offset: int = 0, lim
     for file in page:
         info = build_session_info(file.path)
         if info is not None:  # not a session (no header): pi's picker leaves it out too
-            sessions.append(_info_json(info, file.project))
+            sessions.append(_info_json(info, os.path.basename(file.directory)))
     return {"project": project, "total": len(ordered), "offset": offset, "limit": limit, "sessions": sessions}
 
 
@@ -181,7 +155,7 @@ def find_session_file(root: str, session_id: str) -> str:
 
     if not session_id or "/" in session_id or "\\" in session_id or "\0" in session_id:
         raise SessionNotFound(f"no session {session_id!r}")
-    files = [f for item in _project_dirs(root) for f in _jsonl(item.path, item.name)]
+    files = _files(root, None)
     suffix = f"_{session_id}.jsonl"
     by_name = [f for f in files if f.name.endswith(suffix)]
     for file in [*by_name, *(f for f in files if f not in by_name)]:
