@@ -119,13 +119,7 @@ def describe(action: MemoryAction) -> Text | None:
 
 def changes(outcome: DreamOutcome) -> dict[str, dict[str, int]]:
     """Added / replaced / removed counts per target (successful calls only)."""
-    counts = {t: {"added": 0, "replaced": 0, "removed": 0} for t in TARGETS}
-    kinds = {"memory_add": "added", "memory_replace": "replaced", "memory_remove": "removed"}
-    for action in outcome.agent.actions if outcome.agent else []:
-        target = str(action.args.get("target"))
-        if action.changes_memory and target in counts:
-            counts[target][kinds[action.tool]] += 1
-    return counts
+    return outcome.changes()
 
 
 def _summary(outcome: DreamOutcome, dry_run: bool) -> list[Text]:

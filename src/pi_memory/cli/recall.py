@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable, Iterator
-from datetime import UTC
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,7 +31,7 @@ from pi_memory.cli.lazy import command_group
 from pi_memory.cli.terminal import console
 from pi_memory.recall import RecallError, open_index
 from pi_memory.recall.backfill import backfill
-from pi_memory.recall.decay import parse_timestamp
+from pi_memory.recall.decay import index_time
 from pi_memory.recall.open import default_url
 from pi_memory.recall.safety import threats_in
 from pi_memory.session import get_sessions_dir
@@ -72,11 +71,10 @@ def _moment(value: str) -> str:
     pi's own form first, or the comparison would silently be wrong.
     """
     try:
-        moment = parse_timestamp(value.strip())
+        return index_time(value)
     except ValueError:
         raise typer.BadParameter(f"{value!r} is not an ISO date or time (e.g. 2025-03-02 or 2025-03-02T10:00Z)"
                                  ) from None
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _missing(url: str | None) -> Path | None:

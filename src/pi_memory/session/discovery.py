@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .entries import Entry
@@ -18,15 +19,18 @@ from .paths import get_default_session_dir, get_default_session_dir_path, get_se
 from .store import HeaderScanLimitError, load_records, read_session_header
 
 __all__ = [
+    "SessionFile",
     "SessionScope",
     "find_most_recent_session",
     "find_session_by_id",
     "list_all_sessions",
     "list_sessions",
     "list_sessions_in_dir",
+    "project_directories",
     "read_header",
     "read_header_for_discovery",
     "session_directory",
+    "session_files",
     "session_scope",
 ]
 
@@ -130,24 +134,45 @@ def list_sessions(cwd: str, session_dir: str | None = None) -> list[SessionInfo]
     return [info for info in list_sessions_in_dir(scope.directory) if scope.includes(info.cwd)]
 
 
-def list_all_sessions(session_dir: str | None = None) -> list[SessionInfo]:
-    """Every session under ``<agentDir>/sessions`` (or only ``session_dir``), newest first."""
-    if session_dir:
-        return list_sessions_in_dir(normalize_path(session_dir))
-    root = get_sessions_dir()
+@dataclass(frozen=True, slots=True)
+class SessionFile:
+    """A ``*.jsonl`` file found in a session directory, before it is read."""
+
+    path: str
+    name: str
+    directory: str
+    mtime_ms: float
+    """Modification time in Unix ms; ``-inf`` when it could not be read (the file sorts last)."""
+
+
+def project_directories(root: str | None = None) -> list[str]:
+    """The per-project directories under ``root`` (default ``<agentDir>/sessions``)."""
     try:
-        subdirs = [entry.path for entry in os.scandir(root) if entry.is_dir() or entry.is_symlink()]
+        return [entry.path for entry in os.scandir(root or get_sessions_dir()) if entry.is_dir() or entry.is_symlink()]
     except OSError:
         return []
-    candidates: list[tuple[float, str, str]] = []
-    for directory in subdirs:
+
+
+def session_files(directories: Iterable[str]) -> list[SessionFile]:
+    """The ``*.jsonl`` files of ``directories``, newest modification first, then by name — the
+    order pi's ``listAll`` reads them in. Only the directories are read, never a file, so a
+    picker can order thousands of sessions and read just the ones it shows."""
+    candidates: list[SessionFile] = []
+    for directory in directories:
         for name in _jsonl_names(directory) or []:
             path = os.path.join(directory, name)
             try:
                 mtime = os.stat(path).st_mtime_ns / 1e6
             except OSError:
                 mtime = -math.inf
-            candidates.append((mtime, name, path))
-    candidates.sort(key=lambda item: (item[0], item[1]), reverse=True)
-    infos = [build_session_info(path) for _, _, path in candidates]
+            candidates.append(SessionFile(path, name, directory, mtime))
+    candidates.sort(key=lambda item: (item.mtime_ms, item.name), reverse=True)
+    return candidates
+
+
+def list_all_sessions(session_dir: str | None = None) -> list[SessionInfo]:
+    """Every session under ``<agentDir>/sessions`` (or only ``session_dir``), newest first."""
+    if session_dir:
+        return list_sessions_in_dir(normalize_path(session_dir))
+    infos = [build_session_info(file.path) for file in session_files(project_directories())]
     return sort_session_infos([info for info in infos if info is not None])

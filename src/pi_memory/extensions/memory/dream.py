@@ -49,9 +49,11 @@ from .consolidation import (
 )
 from .readiness import (
     FAILURE_KEY,
+    REPORT_KEY,
     STATE_FILE,
     DreamState,
     SharedBackend,
+    dream_gates,
     load_state,
     model_problem,
     save_state,
@@ -63,7 +65,8 @@ __all__ = ["DREAM_LOCK_KEY", "DreamOptions", "DreamOutcome", "dream", "run_dream
 
 #: The advisory lock a dream holds on a shared backend (PostgreSQL scopes it to the namespace).
 DREAM_LOCK_KEY = "dreaming"
-_HOUR_MS = 3_600_000
+#: The model's closing words kept in a report (the rest of a long answer is clipped).
+REPORT_TEXT_CAP = 4000
 
 
 Progress = Callable[[str, Any], None]
@@ -122,6 +125,31 @@ class DreamOutcome:
     after: dict[str, list[str]] = field(default_factory=dict)
     usage_before: dict[str, str] = field(default_factory=dict)
     usage_after: dict[str, str] = field(default_factory=dict)
+
+    def changes(self) -> dict[str, dict[str, int]]:
+        """Added / replaced / removed counts per target (successful calls only)."""
+        counts = {t: {"added": 0, "replaced": 0, "removed": 0} for t in TARGETS}
+        kinds = {"memory_add": "added", "memory_replace": "replaced", "memory_remove": "removed"}
+        for action in self.agent.actions if self.agent else []:
+            target = str(action.args.get("target"))
+            if action.changes_memory and target in counts:
+                counts[target][kinds[action.tool]] += 1
+        return counts
+
+    def report(self, at: str) -> dict[str, Any]:
+        """What a status display shows about this dream later (kept as ``lastReport``)."""
+        text = self.agent.final_text.strip() if self.agent else ""
+        if len(text) > REPORT_TEXT_CAP:
+            text = text[:REPORT_TEXT_CAP] + " …"
+        return {
+            "at": at, "reason": self.reason, "message": self.message, "turns": len(self.turns),
+            "sessions": len({t.session_id for t in self.turns}), "redacted": len(self.redactions),
+            "modelCalls": self.agent.turns if self.agent else 0, "changes": self.changes(),
+            "usageBefore": self.usage_before, "usageAfter": self.usage_after,
+            "actions": [{"tool": a.tool, "target": a.args.get("target"), "success": a.succeeded}
+                        for a in (self.agent.actions if self.agent else []) if a.tool != "memory_read"],
+            "finalText": text,
+        }
 
 
 def _aborted(options: DreamOptions) -> bool:
@@ -185,15 +213,14 @@ async def _shared(options: DreamOptions, backend: StorageBackend, settings: Drea
 async def _gated(options: DreamOptions, settings: DreamingSettings) -> DreamOutcome:
     state = load_state(options.state_path)
     now = options.clock()
-    last = state.last_ms
-    if not options.ignore_gates and last is not None and now - last < settings.min_hours_since_last_run * _HOUR_MS:
-        hours = (now - last) / _HOUR_MS
-        return DreamOutcome(False, "too-soon", f"The last dream was {hours:.1f} h ago; dreaming waits "
+    gates = dream_gates(settings, state, now)
+    if not options.ignore_gates and not gates.time_open:
+        return DreamOutcome(False, "too-soon", f"The last dream was {gates.hours_since:.1f} h ago; dreaming waits "
                                                f"{settings.min_hours_since_last_run:g} h between runs.")
     turns = await asyncio.to_thread(collect_turns, include_global=options.include_global_sessions,
-                                    session_dir=options.session_dir, since_ms=last)
+                                    session_dir=options.session_dir, since_ms=state.last_ms)
     _tell(options, "turns", turns)
-    if not options.ignore_gates and len(turns) < settings.min_turns_since_last_run:
+    if not options.ignore_gates and not dream_gates(settings, state, now, len(turns)).turns_open:
         return DreamOutcome(False, "too-few-turns", f"{len(turns)} new turn(s) since the last dream; dreaming waits "
                                                     f"for {settings.min_turns_since_last_run}.", turns)
     if _aborted(options):
@@ -203,6 +230,7 @@ async def _gated(options: DreamOptions, settings: DreamingSettings) -> DreamOutc
         return outcome
     if outcome.ran:
         extra = {k: v for k, v in state.extra.items() if k != FAILURE_KEY}
+        extra[REPORT_KEY] = outcome.report(iso_ms(now))
         save_state(options.state_path, DreamState(iso_ms(now), len(turns), extra))
     elif outcome.reason == "failed":  # remembered so `pi-memory status` can say why dreaming is not happening
         failure = {"at": iso_ms(now), "message": outcome.message}

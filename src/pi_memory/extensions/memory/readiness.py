@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pi_memory.base.fs import atomic_write_text
-from pi_memory.base.js import date_parse_ms
+from pi_memory.base.js import date_parse_ms, ms_to_datetime
 from pi_memory.providers import is_connection_error
 
 if TYPE_CHECKING:
@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
     from .settings import DreamingSettings, MemorySettings, ModelRef
 
-__all__ = ["FAILURE_KEY", "STATE_FILE", "DreamState", "DreamingReport", "SharedBackend", "dream_location",
-           "dreaming_report", "load_state", "model_problem", "read_state", "save_state", "write_state"]
+__all__ = ["FAILURE_KEY", "REPORT_KEY", "STATE_FILE", "DreamGates", "DreamState", "DreamingReport", "SharedBackend",
+           "dream_gates", "dream_location", "dreaming_report", "load_state", "model_problem", "read_state",
+           "save_state", "write_state"]
 
 STATE_FILE = "dreaming-state.json"
 
@@ -55,6 +56,67 @@ class DreamState:
             return None
         ms = date_parse_ms(self.last_consolidated_at)
         return None if math.isnan(ms) else ms
+
+
+_HOUR_MS = 3_600_000
+
+
+def _iso(ms: float) -> str:
+    return ms_to_datetime(ms).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class DreamGates:
+    """The two gates a background dream must pass, as they stand at ``now_ms``.
+
+    ``turns`` is None when the new turns were not counted (counting reads session files, so the
+    time gate is checked first, as a dream does). :func:`dream_gates` computes it; the dream
+    itself and the UI ask the same function.
+    """
+
+    last_run: str | None
+    hours_since: float | None
+    min_hours: float
+    next_time_ms: float | None
+    """When the time gate opens (Unix ms); None when it is open already (or never dreamed)."""
+    turns: int | None
+    min_turns: int
+
+    @property
+    def time_open(self) -> bool:
+        return self.hours_since is None or self.hours_since >= self.min_hours
+
+    @property
+    def turns_open(self) -> bool | None:
+        return None if self.turns is None else self.turns >= self.min_turns
+
+    @property
+    def open(self) -> bool:
+        return self.time_open and self.turns_open is True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lastRun": self.last_run,
+            "hoursSince": None if self.hours_since is None else round(self.hours_since, 2),
+            "minHours": self.min_hours,
+            "timeOpen": self.time_open,
+            "nextTimeAt": None if self.next_time_ms is None else _iso(self.next_time_ms),
+            "turns": self.turns,
+            "minTurns": self.min_turns,
+            "turnsOpen": self.turns_open,
+            "open": self.open,
+        }
+
+
+def dream_gates(dreaming: DreamingSettings, state: DreamState, now_ms: float, turns: int | None = None) -> DreamGates:
+    """The time gate (``minHoursSinceLastRun`` since the last successful dream) and, when
+    ``turns`` is given, the turn gate (``minTurnsSinceLastRun`` new turns)."""
+    last = state.last_ms
+    hours = None if last is None else (now_ms - last) / _HOUR_MS
+    opens = None if last is None or hours is None or hours >= dreaming.min_hours_since_last_run \
+        else last + dreaming.min_hours_since_last_run * _HOUR_MS
+    return DreamGates(state.last_consolidated_at, hours, dreaming.min_hours_since_last_run, opens, turns,
+                      dreaming.min_turns_since_last_run)
 
 
 def read_state(memory_dir: Path) -> DreamState:
@@ -120,6 +182,9 @@ def model_problem(registry: ModelRegistry, ref: ModelRef) -> tuple[Model | None,
 #: The state file's record of the last failed attempt (ours: pi-memory ignores, and on its next
 #: success drops, keys it does not know).
 FAILURE_KEY = "lastFailure"
+#: The state file's record of the last successful dream's report (ours, like ``lastFailure``):
+#: what it changed and what the model said, so a status page can show it in another process.
+REPORT_KEY = "lastReport"
 _SILENCE = 'or switch background dreaming off: "pi-memory": {"dreaming": {"enabled": false}}'
 
 
