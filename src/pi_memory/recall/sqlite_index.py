@@ -31,6 +31,7 @@ from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.filters import filter_sql
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import VectorCache, rank
+from pi_memory.recall.rerank import rerank, reranks
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
 from pi_memory.recall.sqlite_lexical import FtsLexical
 from pi_memory.recall.sqlite_schema import DAMAGED, connect, unusable
@@ -319,14 +320,20 @@ class SQLiteIndex:
             allowed[positions[positions >= 0]] = True
         lexical = self._lexical(query, where, params, cache)
         vector = self.embedder.embed([dense_query(query, self.config)])[0]
+        depth = max(top_k, self.config.rerank_depth) if reranks(self.config) else top_k
         ranked = rank(
-            cache, vector, lexical, top_k, self.config, allowed, self._dense_candidates(vector, filters, cache)
+            cache, vector, lexical, depth, self.config, allowed, self._dense_candidates(vector, filters, cache)
         )
         if not ranked:
             return []
         seqs = [int(cache.seqs[r.position]) for r in ranked]
         rows = {row[0]: row for row in self._rows_by_seq(seqs)}
-        return [hit_from_row(rows[s], r.similarity, r.score) for s, r in zip(seqs, ranked, strict=True) if s in rows]
+        kept = [r for s, r in zip(seqs, ranked, strict=True) if s in rows]
+        hits = [hit_from_row(rows[int(cache.seqs[r.position])], r.similarity, r.score) for r in kept]
+        prev, _ = cache.neighbours()
+        where_at = {r.position: i for i, r in enumerate(kept)}
+        previous = [where_at.get(int(prev[r.position])) for r in kept]
+        return rerank(query, hits, self.config, previous)[:top_k]
 
     def _dense_candidates(
         self, vector: npt.NDArray[np.float32], filters: Filters | None, cache: VectorCache

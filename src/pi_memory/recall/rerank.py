@@ -1,0 +1,195 @@
+"""The second stage every backend's search ends with: the fused top list re-ordered by what the
+first stage cannot see — who wrote a message, and when.
+
+The first stage (BM25 + dense + neighbour smoothing + fusion) scores text against text. Two
+things a question carries are not text matches:
+
+* **The author.** "What did Melanie paint?" names a person; BM25 sees ``melanie`` as one common
+  word, and it is in every turn that *addresses* her ("Wow, Melanie!") as much as in her own.
+  A message whose author the question names gets a share of the list's best score. The author
+  is the record's ``metadata`` (``author``, ``speaker`` or ``name``), or the speaker label of a
+  transcript line (``Melanie: …``, the way chat logs, meeting notes and quoted conversations are
+  written). Questions naming nobody, or every author in the list, are left as they were.
+* **Dates.** "What did Maria donate in December 2023?" or "… on 7 July, 2023" names a day, a
+  month or a year; the words ``december`` and ``2023`` rarely appear in the message that answers
+  it, but its timestamp does lie in (or just after) that period. Messages whose timestamp falls
+  in the named period, widened by a few days either side (an event is often talked about days
+  later, "last weekend we…"), get a share of the best score. Relative dates ("last week") are
+  left alone: without knowing when the question is asked they name no period.
+
+Both are additive boosts of at most ``weight × best fused score`` over the first ``depth``
+candidates, so they re-order what the first stage found and never bring in a message it did not.
+Each is measured on LoCoMo in ``bench/results/locomo_recall.json`` (tuning and held-out
+questions); the weights are round values from a small grid on the tuning part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from pi_memory.recall.fusion import SearchConfig
+from pi_memory.recall.text import terms
+from pi_memory.recall.types import Hit
+
+__all__ = ["author_of", "named_periods", "rerank", "reranks"]
+
+_SPEAKER = re.compile(r"^\s*([^\W\d_][\w'.-]*(?: [^\W\d_][\w'.-]*){0,2}):\s", re.UNICODE)
+"""A transcript line's speaker label: one to three words, then a colon and a space."""
+_AUTHOR_KEYS = ("author", "speaker", "name")
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_YEAR = r"(?:19|20)\d\d"
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\s+({_YEAR})\b", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+({_YEAR})\b", re.IGNORECASE)
+_ISO_DAY = re.compile(rf"\b({_YEAR})-(\d\d)-(\d\d)\b")
+_MONTH_YEAR = re.compile(rf"\b({_MONTH})\.?,?\s+(?:of\s+)?({_YEAR})\b", re.IGNORECASE)
+_LONE_YEAR = re.compile(rf"\b(?:in|of|during|since)\s+({_YEAR})\b", re.IGNORECASE)
+
+
+def author_of(text: str, metadata: Mapping[str, Any] | None = None) -> str | None:
+    """Who wrote a message, lower-cased: the metadata's ``author``/``speaker``/``name``, else the
+    speaker label a transcript line opens with (``Name: …``); None when neither says."""
+    for key in _AUTHOR_KEYS:
+        value = (metadata or {}).get(key)
+        if isinstance(value, str) and value.strip():
+            return " ".join(terms(value)) or None
+    match = _SPEAKER.match(text)
+    return " ".join(terms(match.group(1))) if match else None
+
+
+def _valid_day(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _month_end(year: int, month: int) -> date:
+    return (date(year + month // 12, month % 12 + 1, 1)) - timedelta(days=1)
+
+
+def named_periods(query: str) -> list[tuple[date, date]]:
+    """The absolute periods a question names, as inclusive ``(first day, last day)``: a day
+    (``7 July, 2023``, ``July 7, 2023``, ``2023-07-07``), a month (``December 2023``) or a year
+    (``in 2022``). A day inside a named month is not counted twice."""
+    periods: list[tuple[date, date]] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(span: tuple[int, int]) -> bool:
+        return not any(a < span[1] and span[0] < b for a, b in taken)
+
+    for pattern, order in ((_DAY_MONTH_YEAR, "dmy"), (_MONTH_DAY_YEAR, "mdy"), (_ISO_DAY, "iso")):
+        for m in pattern.finditer(query):
+            if not free(m.span()):
+                continue
+            if order == "dmy":
+                day = _valid_day(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
+            elif order == "mdy":
+                day = _valid_day(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
+            else:
+                day = _valid_day(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            taken.append(m.span())  # an impossible day (31 February) names no period at all
+            if day is not None:
+                periods.append((day, day))
+    for m in _MONTH_YEAR.finditer(query):
+        if free(m.span()):
+            year, month = int(m.group(2)), _MONTHS[m.group(1).lower()]
+            periods.append((date(year, month, 1), _month_end(year, month)))
+            taken.append(m.span())
+    for m in _LONE_YEAR.finditer(query):
+        if free(m.span()):
+            year = int(m.group(1))
+            periods.append((date(year, 1, 1), date(year, 12, 31)))
+            taken.append(m.span())
+    return periods
+
+
+def _day_of(timestamp: str) -> date | None:
+    try:
+        return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).date()
+    except ValueError:
+        return None
+
+
+def _named_authors(query: str, authors: set[str]) -> set[str]:
+    """The authors (of the candidates) whose every name word is a word of the question."""
+    asked = set(terms(query))
+    return {a for a in authors if a and set(a.split()) <= asked}
+
+
+def rerank(
+    query: str, hits: Sequence[Hit], config: SearchConfig, previous: Sequence[int | None] | None = None
+) -> list[Hit]:
+    """A backend's first-stage hits (best first, ``config.rerank_depth`` of them) re-scored and
+    sorted best first; each keeps its fields, ``score`` becomes the second stage's.
+
+    A named author's messages gain ``author_weight × best``; a message dated inside a named
+    period (± ``date_slack_days``) gains ``date_weight × best``; then every candidate gains
+    ``session_weight ×`` the best score in its session, and ``reply_weight ×`` its previous
+    turn's (``previous[i]``: the index in ``hits`` of hit ``i``'s previous turn, when it is one of
+    them). The author boost is skipped when the question names every author present (it would
+    lift everything alike). With every weight 0 the hits come back as they were.
+    """
+    if not hits or not reranks(config):
+        return list(hits)
+    best = max(h.score for h in hits)
+    scale = best if best > 0 else 1.0
+    scores = [h.score for h in hits]
+    if config.author_weight:
+        authors = [author_of(h.text, h.metadata) for h in hits]
+        present = {a for a in authors if a}
+        named = _named_authors(query, present)
+        if named and named != present:
+            for i, author in enumerate(authors):
+                if author in named:
+                    scores[i] += config.author_weight * scale
+    if config.date_weight:
+        slack = timedelta(days=config.date_slack_days)
+        periods = [(first - slack, last + slack) for first, last in named_periods(query)]
+        if periods:
+            for i, h in enumerate(hits):
+                day = _day_of(h.timestamp)
+                if day is not None and any(first <= day <= last for first, last in periods):
+                    scores[i] += config.date_weight * scale
+    if config.session_weight:
+        best_in: dict[str, float] = {}
+        for h, score in zip(hits, scores, strict=True):
+            best_in[h.session_id] = max(best_in.get(h.session_id, score), score)
+        scores = [score + config.session_weight * best_in[h.session_id] for h, score in zip(hits, scores, strict=True)]
+    if config.reply_weight and previous is not None:
+        before = list(scores)
+        for i, p in enumerate(previous):
+            if p is not None:
+                scores[i] += config.reply_weight * before[p]
+    order = sorted(range(len(hits)), key=lambda i: -scores[i])
+    return [replace(hits[i], score=scores[i]) for i in order]
+
+
+def reranks(config: SearchConfig) -> bool:
+    """Whether ``config`` turns the second stage on (a backend then fetches ``rerank_depth`` rows)."""
+    return bool(config.author_weight or config.date_weight or config.session_weight or config.reply_weight)
