@@ -25,6 +25,7 @@ questions); the weights are round values from a small grid on the tuning part.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -77,9 +78,15 @@ def author_of(text: str, metadata: Mapping[str, Any] | None = None) -> str | Non
     for key in _AUTHOR_KEYS:
         value = (metadata or {}).get(key)
         if isinstance(value, str) and value.strip():
-            return " ".join(terms(value)) or None
+            return _name(value)
     match = _SPEAKER.match(text)
-    return " ".join(terms(match.group(1))) if match else None
+    return _name(match.group(1)) if match else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _name(label: str) -> str | None:
+    """A name as question words compare to it (a history has few authors: cached)."""
+    return " ".join(terms(label)) or None
 
 
 def _valid_day(year: int, month: int, day: int) -> date | None:
@@ -143,10 +150,14 @@ def _named_authors(query: str, authors: set[str]) -> set[str]:
 
 
 def rerank(
-    query: str, hits: Sequence[Hit], config: SearchConfig, previous: Sequence[int | None] | None = None
+    query: str,
+    hits: Sequence[Hit],
+    config: SearchConfig,
+    top_k: int,
+    previous: Sequence[int | None] | None = None,
 ) -> list[Hit]:
-    """A backend's first-stage hits (best first, ``config.rerank_depth`` of them) re-scored and
-    sorted best first; each keeps its fields, ``score`` becomes the second stage's.
+    """The best ``top_k`` of a backend's first-stage hits (best first, ``config.rerank_depth`` of
+    them) re-scored by the second stage; each keeps its fields, ``score`` becomes the new one.
 
     A named author's messages gain ``author_weight × best``; a message dated inside a named
     period (± ``date_slack_days``) gains ``date_weight × best``; then every candidate gains
@@ -156,7 +167,7 @@ def rerank(
     lift everything alike). With every weight 0 the hits come back as they were.
     """
     if not hits or not reranks(config):
-        return list(hits)
+        return list(hits[:top_k])
     best = max(h.score for h in hits)
     scale = best if best > 0 else 1.0
     scores = [h.score for h in hits]
@@ -186,7 +197,7 @@ def rerank(
         for i, p in enumerate(previous):
             if p is not None:
                 scores[i] += config.reply_weight * before[p]
-    order = sorted(range(len(hits)), key=lambda i: -scores[i])
+    order = sorted(range(len(hits)), key=lambda i: -scores[i])[:top_k]
     return [replace(hits[i], score=scores[i]) for i in order]
 
 

@@ -330,10 +330,12 @@ class SQLiteIndex:
         rows = {row[0]: row for row in self._rows_by_seq(seqs)}
         kept = [r for s, r in zip(seqs, ranked, strict=True) if s in rows]
         hits = [hit_from_row(rows[int(cache.seqs[r.position])], r.similarity, r.score) for r in kept]
-        prev, _ = cache.neighbours()
-        where_at = {r.position: i for i, r in enumerate(kept)}
-        previous = [where_at.get(int(prev[r.position])) for r in kept]
-        return rerank(query, hits, self.config, previous)[:top_k]
+        previous = None
+        if self.config.reply_weight:  # the second stage's reply lift: each hit's previous turn among the hits
+            prev, _ = cache.neighbours()
+            where_at = {r.position: i for i, r in enumerate(kept)}
+            previous = [where_at.get(int(prev[r.position])) for r in kept]
+        return rerank(query, hits, self.config, top_k, previous)
 
     def _dense_candidates(
         self, vector: npt.NDArray[np.float32], filters: Filters | None, cache: VectorCache
