@@ -1,7 +1,7 @@
-"""The second stage every backend's search ends with: the fused top list re-ordered by what the
-first stage cannot see — who wrote a message, and when.
+"""The second stage every backend's search ends with: the fused top list re-ordered by who wrote
+a message, when, and which session it belongs to.
 
-The first stage (BM25 + dense + neighbour smoothing + fusion) scores text against text. Two
+The first stage (BM25 + dense + neighbour smoothing + fusion) scores text against text. Three
 things a question carries are not text matches:
 
 * **The author.** "What did Melanie paint?" names a person; BM25 sees ``melanie`` as one common
@@ -9,26 +9,30 @@ things a question carries are not text matches:
   A message whose author the question names gets a share of the list's best score. The author
   is the record's ``metadata`` (``author``, ``speaker`` or ``name``), or the speaker label of a
   transcript line (``Melanie: …``, the way chat logs, meeting notes and quoted conversations are
-  written). Questions naming nobody, or every author in the list, are left as they were.
+  written). A question naming every author in the list is left as it was.
 * **Dates.** "What did Maria donate in December 2023?" or "… on 7 July, 2023" names a day, a
   month or a year; the words ``december`` and ``2023`` rarely appear in the message that answers
   it, but its timestamp does lie in (or just after) that period. Messages whose timestamp falls
   in the named period, widened by a few days either side (an event is often talked about days
   later, "last weekend we…"), get a share of the best score. Relative dates ("last week") are
   left alone: without knowing when the question is asked they name no period.
+* **The session.** An answer is a stretch of conversation: the question before the best turn,
+  the reply after it, the detail two turns on. Every candidate gains a share of the best score
+  in its session, so a session that answers lifts all its turns.
 
-Both are additive boosts of at most ``weight × best fused score`` over the first ``depth``
-candidates, so they re-order what the first stage found and never bring in a message it did not.
-Each is measured on LoCoMo in ``bench/results/locomo_recall.json`` (tuning and held-out
-questions); the weights are round values from a small grid on the tuning part.
+The boosts re-order the first ``rerank_depth`` candidates and never bring in a message the first
+stage did not find. Each is measured on LoCoMo in ``bench/results/locomo_recall.json`` (tuning
+and held-out questions); the weights are round values from a small grid on the tuning part. A
+fourth, the reply lift (a share of the previous turn's score), helped only the tuning part and
+is off.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -36,7 +40,7 @@ from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.text import terms
 from pi_memory.recall.types import Hit
 
-__all__ = ["author_of", "named_periods", "rerank", "reranks"]
+__all__ = ["Candidate", "author_of", "day_of", "named_periods", "rerank", "rerank_hits", "reranks"]
 
 _SPEAKER = re.compile(r"^\s*([^\W\d_][\w'.-]*(?: [^\W\d_][\w'.-]*){0,2}):\s", re.UNICODE)
 """A transcript line's speaker label: one to three words, then a colon and a space."""
@@ -136,69 +140,83 @@ def named_periods(query: str) -> list[tuple[date, date]]:
     return periods
 
 
-def _day_of(timestamp: str) -> date | None:
+def day_of(timestamp: str) -> int:
+    """A timestamp's day as a proleptic ordinal (``date.toordinal``); 0 when it is not ISO."""
     try:
-        return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).date()
+        return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).date().toordinal()
     except ValueError:
-        return None
+        return 0
 
 
 def _named_authors(query: str, authors: set[str]) -> set[str]:
     """The authors (of the candidates) whose every name word is a word of the question."""
     asked = set(terms(query))
-    return {a for a in authors if a and set(a.split()) <= asked}
+    return {a for a in authors if set(a.split()) <= asked}
 
 
-def rerank(
-    query: str,
-    hits: Sequence[Hit],
-    config: SearchConfig,
-    top_k: int,
-    previous: Sequence[int | None] | None = None,
-) -> list[Hit]:
-    """The best ``top_k`` of a backend's first-stage hits (best first, ``config.rerank_depth`` of
-    them) re-scored by the second stage; each keeps its fields, ``score`` becomes the new one.
+@dataclass(frozen=True)
+class Candidate:
+    """What the second stage reads of one first-stage result (a backend keeps these per row, so
+    re-ranking reads no text: :class:`~pi_memory.recall.hybrid.VectorCache` holds them in memory)."""
+
+    score: float
+    author: str | None
+    """:func:`author_of` the message."""
+    day: int
+    """:func:`day_of` its timestamp (0: unknown)."""
+    session: Hashable
+    previous: int | None = None
+    """Index (among the candidates) of the turn before it in its session, if that is one of them."""
+
+
+def rerank(query: str, candidates: Sequence[Candidate], config: SearchConfig, top_k: int) -> list[tuple[int, float]]:
+    """The best ``top_k`` of a backend's first-stage candidates (best first, ``config.rerank_depth``
+    of them) after the second stage: ``(index into candidates, new score)``, best first.
 
     A named author's messages gain ``author_weight × best``; a message dated inside a named
     period (± ``date_slack_days``) gains ``date_weight × best``; then every candidate gains
     ``session_weight ×`` the best score in its session, and ``reply_weight ×`` its previous
-    turn's (``previous[i]``: the index in ``hits`` of hit ``i``'s previous turn, when it is one of
-    them). The author boost is skipped when the question names every author present (it would
-    lift everything alike). With every weight 0 the hits come back as they were.
+    turn's. The author boost is skipped when the question names every author present (it would
+    lift everything alike). With every weight 0 the order is the first stage's.
     """
-    if not hits or not reranks(config):
-        return list(hits[:top_k])
-    best = max(h.score for h in hits)
-    scale = best if best > 0 else 1.0
-    scores = [h.score for h in hits]
-    if config.author_weight:
-        authors = [author_of(h.text, h.metadata) for h in hits]
-        present = {a for a in authors if a}
-        named = _named_authors(query, present)
-        if named and named != present:
-            for i, author in enumerate(authors):
-                if author in named:
-                    scores[i] += config.author_weight * scale
-    if config.date_weight:
-        slack = timedelta(days=config.date_slack_days)
-        periods = [(first - slack, last + slack) for first, last in named_periods(query)]
-        if periods:
-            for i, h in enumerate(hits):
-                day = _day_of(h.timestamp)
-                if day is not None and any(first <= day <= last for first, last in periods):
+    scores = [c.score for c in candidates]
+    if candidates and reranks(config):
+        best = max(scores)
+        scale = best if best > 0 else 1.0
+        if config.author_weight:
+            present = {c.author for c in candidates if c.author}
+            named = _named_authors(query, present)
+            if named and named != present:
+                for i, c in enumerate(candidates):
+                    if c.author in named:
+                        scores[i] += config.author_weight * scale
+        if config.date_weight:
+            slack = config.date_slack_days
+            periods = [(first.toordinal() - slack, last.toordinal() + slack) for first, last in named_periods(query)]
+            for i, c in enumerate(candidates):
+                if c.day and any(first <= c.day <= last for first, last in periods):
                     scores[i] += config.date_weight * scale
-    if config.session_weight:
-        best_in: dict[str, float] = {}
-        for h, score in zip(hits, scores, strict=True):
-            best_in[h.session_id] = max(best_in.get(h.session_id, score), score)
-        scores = [score + config.session_weight * best_in[h.session_id] for h, score in zip(hits, scores, strict=True)]
-    if config.reply_weight and previous is not None:
-        before = list(scores)
-        for i, p in enumerate(previous):
-            if p is not None:
-                scores[i] += config.reply_weight * before[p]
-    order = sorted(range(len(hits)), key=lambda i: -scores[i])[:top_k]
-    return [replace(hits[i], score=scores[i]) for i in order]
+        if config.session_weight:
+            best_in: dict[Hashable, float] = {}
+            for c, score in zip(candidates, scores, strict=True):
+                best_in[c.session] = max(best_in.get(c.session, score), score)
+            scores = [s + config.session_weight * best_in[c.session] for c, s in zip(candidates, scores, strict=True)]
+        if config.reply_weight:
+            before = list(scores)
+            for i, c in enumerate(candidates):
+                if c.previous is not None:
+                    scores[i] += config.reply_weight * before[c.previous]
+    order = sorted(range(len(candidates)), key=lambda i: -scores[i])[:top_k]
+    return [(i, scores[i]) for i in order]
+
+
+def rerank_hits(query: str, hits: Sequence[Hit], config: SearchConfig, top_k: int) -> list[Hit]:
+    """:func:`rerank` for a backend that has the candidates' rows (text, timestamp, metadata) at
+    hand, as :class:`Hit` s best first; each keeps its fields, ``score`` becomes the new one."""
+    candidates = [
+        Candidate(h.score, author_of(h.text, h.metadata), day_of(h.timestamp), h.session_id) for h in hits
+    ]
+    return [replace(hits[i], score=score) for i, score in rerank(query, candidates, config, top_k)]
 
 
 def reranks(config: SearchConfig) -> bool:

@@ -30,9 +30,9 @@ import numpy.typing as npt
 from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.filters import filter_sql
 from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.hybrid import VectorCache, rank
-from pi_memory.recall.rerank import rerank, reranks
-from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
+from pi_memory.recall.hybrid import VectorCache, rank, second_stage
+from pi_memory.recall.rerank import author_of, day_of, reranks
+from pi_memory.recall.rows import COLUMNS, hit_from_row, metadata_of, now, record_pages
 from pi_memory.recall.sqlite_lexical import FtsLexical
 from pi_memory.recall.sqlite_schema import DAMAGED, connect, unusable
 from pi_memory.recall.text import dense_query
@@ -48,6 +48,9 @@ from pi_memory.recall.types import (
 
 __all__ = ["DenseMirror", "SQLiteIndex"]
 
+
+_LABEL_CHARS = 80
+"""Enough of a message's start to hold a transcript speaker label (``Name: …``)."""
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -287,11 +290,15 @@ class SQLiteIndex:
             return self._cache
         cache = self._cache
         rows = self._db.execute(
-            "SELECT seq, session_id, embedding FROM messages WHERE seq > ? ORDER BY seq", (cache.last_seq,)
+            f"SELECT seq, session_id, embedding, substr(text, 1, {_LABEL_CHARS}), timestamp, metadata FROM messages"
+            " WHERE seq > ? ORDER BY seq",
+            (cache.last_seq,),
         ).fetchall()
         if rows:
             vectors = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float16).reshape(len(rows), -1)
-            cache.append([r[0] for r in rows], [r[1] for r in rows], vectors.astype(np.float32))
+            authors = [author_of(r[3], metadata_of(r[5])) for r in rows]
+            cache.append([r[0] for r in rows], [r[1] for r in rows], vectors.astype(np.float32), authors,
+                         [day_of(r[4]) for r in rows])
         self._generation, self._data_version = generation, version
         return cache
 
@@ -324,18 +331,12 @@ class SQLiteIndex:
         ranked = rank(
             cache, vector, lexical, depth, self.config, allowed, self._dense_candidates(vector, filters, cache)
         )
+        ranked = second_stage(query, cache, ranked, self.config, top_k)
         if not ranked:
             return []
         seqs = [int(cache.seqs[r.position]) for r in ranked]
         rows = {row[0]: row for row in self._rows_by_seq(seqs)}
-        kept = [r for s, r in zip(seqs, ranked, strict=True) if s in rows]
-        hits = [hit_from_row(rows[int(cache.seqs[r.position])], r.similarity, r.score) for r in kept]
-        previous = None
-        if self.config.reply_weight:  # the second stage's reply lift: each hit's previous turn among the hits
-            prev, _ = cache.neighbours()
-            where_at = {r.position: i for i, r in enumerate(kept)}
-            previous = [where_at.get(int(prev[r.position])) for r in kept]
-        return rerank(query, hits, self.config, top_k, previous)
+        return [hit_from_row(rows[s], r.similarity, r.score) for s, r in zip(seqs, ranked, strict=True) if s in rows]
 
     def _dense_candidates(
         self, vector: npt.NDArray[np.float32], filters: Filters | None, cache: VectorCache
