@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_memory.recall import SearchConfig, SQLiteIndex
-from pi_memory.recall.rerank import author_of, named_periods
+from pi_memory.recall.rerank import author_of, named_periods, rerank_hits
 
 from .conftest import record
 
@@ -123,3 +123,17 @@ def test_named_periods_reads_days_months_and_years() -> None:
     assert named_periods("last week") == []
     assert named_periods("May I ask about the 2023 budget?") == []
     assert named_periods("on 31 February, 2023") == []
+
+
+def test_rerank_hits_gives_a_row_holding_backend_the_same_second_stage(tmp_path: Path) -> None:
+    """What a backend that fetches its candidates' rows calls (PostgreSQL): the same order as the
+    SQLite index's, which reads authors and days from its cache."""
+    records = [record("john", ADDRESSING, ts="2025-03-01T10:00:00Z"), record("maria", OWN, ts="2025-03-01T10:01:00Z")]
+    query = "What did Maria paint?"
+    with _index(tmp_path, records, FIRST_STAGE) as index:
+        first = index.search(query, top_k=2)
+        index.config = SearchConfig()
+        second = index.search(query, top_k=2)
+    again = rerank_hits(query, first, SearchConfig(), 2)
+    assert [(h.id, round(h.score, 6)) for h in again] == [(h.id, round(h.score, 6)) for h in second]
+    assert [h.id for h in second] != [h.id for h in first]  # the second stage did re-order them
