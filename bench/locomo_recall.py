@@ -58,11 +58,19 @@ DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "locomo"
 KS = (5, 10, 25)
 
 BASE = SearchConfig()
-FTS5 = replace(BASE, fusion="lexical", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0)
-STATIC = replace(BASE, fusion="dense", neighbour_lexical=0.0, neighbour_dense=0.0)
-RRF = replace(BASE, fusion="rrf", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0)
+FIRST_STAGE = replace(BASE, author_weight=0.0, date_weight=0.0, session_weight=0.0, reply_weight=0.0)
+"""The default without its second stage (:mod:`pi_memory.recall.rerank`): the previous default."""
+FTS5 = replace(FIRST_STAGE, fusion="lexical", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0)
+STATIC = replace(FIRST_STAGE, fusion="dense", neighbour_lexical=0.0, neighbour_dense=0.0)
+RRF = replace(FIRST_STAGE, fusion="rrf", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0)
 
-METHODS: dict[str, SearchConfig] = {"fts5": FTS5, "static": STATIC, "rrf": RRF, "default": BASE}
+METHODS: dict[str, SearchConfig] = {
+    "fts5": FTS5,
+    "static": STATIC,
+    "rrf": RRF,
+    "first_stage": FIRST_STAGE,
+    "default": BASE,
+}
 
 # One change at a time from plain RRF to the default, so each row's delta is what that change bought.
 ABLATION: list[tuple[str, SearchConfig]] = [
@@ -77,9 +85,21 @@ ABLATION: list[tuple[str, SearchConfig]] = [
         "+ neighbour smoothing, lexical",
         replace(RRF, stopwords=True, fusion="scaled", neighbour_lexical=BASE.neighbour_lexical),
     ),
-    ("+ neighbour smoothing, dense (= default)", BASE),
-    ("default + RRF tie-break term (weight 10)", replace(BASE, rrf_weight=10.0)),
-    ("default, query vector without stopwords", replace(BASE, dense_stopwords=True)),
+    ("+ neighbour smoothing, dense (= first stage)", FIRST_STAGE),
+    ("first stage + RRF tie-break term (weight 10)", replace(FIRST_STAGE, rrf_weight=10.0)),
+    ("first stage, query vector without stopwords", replace(FIRST_STAGE, dense_stopwords=True)),
+    # The second stage, one boost at a time, then each left out of the default.
+    ("first stage + author boost alone", replace(FIRST_STAGE, author_weight=BASE.author_weight)),
+    ("first stage + date boost alone", replace(FIRST_STAGE, date_weight=BASE.date_weight)),
+    ("first stage + session evidence alone", replace(FIRST_STAGE, session_weight=BASE.session_weight)),
+    ("first stage + reply lift alone (0.1)", replace(FIRST_STAGE, reply_weight=0.1)),
+    ("+ author boost", replace(FIRST_STAGE, author_weight=BASE.author_weight)),
+    ("+ date boost", replace(FIRST_STAGE, author_weight=BASE.author_weight, date_weight=BASE.date_weight)),
+    ("+ session evidence (= default)", BASE),
+    ("default + reply lift 0.1 (dropped)", replace(BASE, reply_weight=0.1)),
+    ("default without the author boost", replace(BASE, author_weight=0.0)),
+    ("default without the date boost", replace(BASE, date_weight=0.0)),
+    ("default without session evidence", replace(BASE, session_weight=0.0)),
 ]
 ABLATION_SINGLE: list[tuple[str, SearchConfig]] = [
     ("fts5 alone", FTS5),
@@ -259,10 +279,13 @@ def analyse(files: list[Path], tmp: Path, config: SearchConfig = BASE) -> dict[s
     }
 
 
-def evaluate(index: Any, questions: list[dict[str, Any]], config: SearchConfig) -> list[dict[str, Any]]:
+def evaluate(
+    index: Any, conversation: str, questions: list[dict[str, Any]], config: SearchConfig
+) -> list[dict[str, Any]]:
+    """One row per question with evidence: its category, its split and its R@k."""
     index.config = config
     rows = []
-    for q in questions:
+    for position, q in enumerate(questions):
         evidence = evidence_ids(q)
         if not evidence:
             continue
@@ -270,6 +293,7 @@ def evaluate(index: Any, questions: list[dict[str, Any]], config: SearchConfig) 
         rows.append(
             {
                 "category": q["category"],
+                "held_out": held_out(question_id(conversation, position)),
                 **{f"r@{k}": len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS},
             }
         )
@@ -288,6 +312,7 @@ def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
             index.add(data[start : start + 1024])
     variants = {
         f"default (lexical budget {BASE.lexical_budget:,})": BASE,
+        "first stage only (the previous default)": FIRST_STAGE,
         "default without a lexical budget": replace(BASE, lexical_budget=0),
         "static alone": STATIC,
     }
@@ -301,7 +326,7 @@ def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
             index.add(conversation_records(conv, path.stem))
             for name, config in variants.items():
                 started = time.perf_counter()
-                found = evaluate(index, conv["qa"], config)
+                found = evaluate(index, path.stem, conv["qa"], config)
                 millis[name].append((time.perf_counter() - started) * 1000 / max(len(found), 1))
                 rows[name] += found
         target.unlink()
@@ -309,7 +334,7 @@ def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
         "distractors": size,
         "note": "distractors: recall_bench.py's corpus (LoCoMo word distribution + Zipf tail), same index",
         "methods": {
-            name: {**summarise(rows[name])["all"], "ms_per_query": round(statistics.mean(millis[name]), 1)}
+            name: {**ablation_row(summarise(rows[name])), "ms_per_query": round(statistics.mean(millis[name]), 1)}
             for name in variants
         },
     }
@@ -344,7 +369,7 @@ def at_scale_postgres(files: list[Path], size: int, uri: str) -> dict[str, Any]:
             index.add(records)
             for name, config in variants.items():
                 started = time.perf_counter()
-                found = evaluate(index, conv["qa"], config)
+                found = evaluate(index, path.stem, conv["qa"], config)
                 millis[name].append((time.perf_counter() - started) * 1000 / max(len(found), 1))
                 rows[name] += found
             index.delete([r["id"] for r in records])
@@ -382,7 +407,21 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         subset = [r for r in rows if r["category"] == category]
         out[f"category_{category}"] = {**mean(subset), "questions": len(subset)}
     out["categories_1_4"] = {**mean([r for r in rows if r["category"] != 5])}
+    for split, held in (("tuning", False), ("held_out", True)):
+        part = [r for r in rows if r.get("held_out") is held]
+        out[split] = {"all": {**mean(part), "questions": len(part)}}
+        for category in (1, 2, 3, 4, 5):
+            subset = [r for r in part if r["category"] == category]
+            out[split][f"category_{category}"] = {**mean(subset), "questions": len(subset)}
     return out
+
+
+def ablation_row(summary: dict[str, Any]) -> dict[str, Any]:
+    """An ablation step: all questions, then R@5/R@10 on the tuning and the held-out part."""
+    return {
+        **summary["all"],
+        **{f"{split}_r@{k}": summary[split]["all"][f"r@{k}"] for split in ("tuning", "held_out") for k in (5, 10)},
+    }
 
 
 def main() -> None:
@@ -435,7 +474,7 @@ def main() -> None:
                 index.add(conversation_records(conv, path.stem))
                 index.flush()
                 for key, config in configs.items():
-                    rows[key] += evaluate(index, conv["qa"], config)
+                    rows[key] += evaluate(index, path.stem, conv["qa"], config)
             finally:
                 index.close()
         scale = None
@@ -448,10 +487,11 @@ def main() -> None:
         "conversations": [p.name for p in files],
         "backend": args.backend,
         "embedder": "minilm-static-256 (shipped)",
-        "target": "default R@5 >= 60 on the dev conversations, above every single retriever",
+        "target": "default R@5 >= 70 and R@10 >= 80 on the dev conversations, each change also helping "
+        "the held-out questions; R@5 >= 55 inside 100,000 distractors",
         "methods": {name: summarise(rows[f"method:{name}"]) for name in METHODS},
         "ablation": [
-            {"step": name, **summarise(rows[f"ablation:{name}"])["all"]}
+            {"step": name, **ablation_row(summarise(rows[f"ablation:{name}"]))}
             for name, _ in ABLATION + ABLATION_SINGLE
             if f"ablation:{name}" in rows
         ],

@@ -41,6 +41,20 @@ class SearchConfig:
     """Share of the previous/next turn's BM25 score added to a message's own (0 = off)."""
     neighbour_dense: float = 0.3
     """Share of the previous/next turn's cosine added to a message's own (0 = off)."""
+    rerank_depth: int = 50
+    """How many fused candidates the second stage (:mod:`.rerank`) re-orders."""
+    author_weight: float = 0.4
+    """Share of the best fused score a message gains when the question names its author."""
+    date_weight: float = 0.3
+    """Share of the best fused score a message gains when it is dated in a period the question names."""
+    date_slack_days: int = 7
+    """How far either side of a named day, month or year a message still counts as in it."""
+    session_weight: float = 0.8
+    """Share of its session's best (boosted) score each candidate gains: a session that answers
+    the question lifts all its turns, and the turns around the best one come with it."""
+    reply_weight: float = 0.0
+    """Share of the previous turn's (boosted) score a candidate gains. Measured and off: it
+    helped the tuning questions and cost the held-out ones (``bench/results/locomo_recall.json``)."""
     lexical_budget: int = 2_000
     """At most this many postings (documents per term, summed) go into BM25: the query's terms
     are taken rarest first until the next would exceed it (the rarest always counts). BM25 ranks

@@ -14,15 +14,16 @@ without re-indexing anything.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from pi_memory.recall.fusion import SearchConfig, fuse
+from pi_memory.recall.rerank import Candidate, rerank, reranks
 
-__all__ = ["Ranked", "VectorCache", "fuse_candidates", "rank"]
+__all__ = ["Ranked", "VectorCache", "fuse_candidates", "rank", "second_stage"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
@@ -42,7 +43,14 @@ class VectorCache:
     seqs: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     sessions: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     _columns: FloatArray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    authors: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """Each row's author (:func:`~pi_memory.recall.rerank.author_of`) as an index into
+    :attr:`author_names`; -1 when the message names none."""
+    days: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """Each row's day (:func:`~pi_memory.recall.rerank.day_of`; 0 unknown)."""
+    author_names: list[str] = field(default_factory=list)
     _session_codes: dict[str, int] = field(default_factory=dict)
+    _author_codes: dict[str, int] = field(default_factory=dict)
     _prev: IntArray | None = None
     _next: IntArray | None = None
 
@@ -68,8 +76,16 @@ class VectorCache:
     def last_seq(self) -> int:
         return int(self.seqs[-1]) if len(self) else 0
 
-    def append(self, seqs: list[int], sessions: list[str], vectors: FloatArray) -> None:
-        """Add rows whose seqs are all above :attr:`last_seq` (callers load ``seq > last_seq``)."""
+    def append(
+        self,
+        seqs: list[int],
+        sessions: list[str],
+        vectors: FloatArray,
+        authors: Sequence[str | None] | None = None,
+        days: Sequence[int] | None = None,
+    ) -> None:
+        """Add rows whose seqs are all above :attr:`last_seq` (callers load ``seq > last_seq``);
+        ``authors`` and ``days`` are what the second stage reads (none known when omitted)."""
         if not seqs:
             return
         size, extra = len(self), len(seqs)
@@ -79,9 +95,23 @@ class VectorCache:
             self._columns = grown
         self._columns[:, size : size + extra] = vectors.astype(np.float32, copy=False).T
         codes = [self._session_codes.setdefault(s, len(self._session_codes)) for s in sessions]
+        author_codes = [-1 if a is None else self._author_code(a) for a in authors or [None] * extra]
         self.seqs = np.concatenate([self.seqs, np.asarray(seqs, dtype=np.int64)])
         self.sessions = np.concatenate([self.sessions, np.asarray(codes, dtype=np.int64)])
+        self.authors = np.concatenate([self.authors, np.asarray(author_codes, dtype=np.int64)])
+        self.days = np.concatenate([self.days, np.asarray(days or [0] * extra, dtype=np.int64)])
         self._prev = self._next = None
+
+    def _author_code(self, author: str) -> int:
+        code = self._author_codes.get(author)
+        if code is None:
+            code = self._author_codes[author] = len(self.author_names)
+            self.author_names.append(author)
+        return code
+
+    def author(self, position: int) -> str | None:
+        code = int(self.authors[position])
+        return None if code < 0 else self.author_names[code]
 
     def positions(self, seqs: IntArray) -> IntArray:
         """Row positions of ``seqs``; -1 for seqs not (yet) in the cache."""
@@ -193,6 +223,28 @@ def rank(
     fused = fuse(lexical_top, dense_top, config)
     best = sorted(fused, key=lambda p: (-fused[p], p))[:top_k]
     return [Ranked(p, fused[p], max(0.0, min(1.0, float(cosine[p])))) for p in best]
+
+
+def second_stage(
+    query: str, cache: VectorCache, ranked: Sequence[Ranked], config: SearchConfig, top_k: int
+) -> list[Ranked]:
+    """:func:`~pi_memory.recall.rerank.rerank` over :func:`rank`'s result (``rerank_depth`` of
+    them), read from the cache: no row is fetched to re-rank."""
+    if not reranks(config):
+        return list(ranked[:top_k])
+    prev = cache.neighbours()[0] if config.reply_weight else None
+    where = {r.position: i for i, r in enumerate(ranked)}
+    candidates = [
+        Candidate(
+            r.score,
+            cache.author(r.position),
+            int(cache.days[r.position]),
+            int(cache.sessions[r.position]),
+            where.get(int(prev[r.position])) if prev is not None else None,
+        )
+        for r in ranked
+    ]
+    return [replace(ranked[i], score=score) for i, score in rerank(query, candidates, config, top_k)]
 
 
 def _smooth_dict(

@@ -28,6 +28,8 @@ def now() -> str:
 
 def metadata_of(value: Any) -> dict[str, Any]:
     """The ``metadata`` column as a dict, whichever engine stored it (JSON text or ``jsonb``)."""
+    if value == "{}":  # most messages: skip the parse (a search reads dozens of rows)
+        return {}
     if isinstance(value, str):
         loaded: dict[str, Any] = json.loads(value)
         return loaded

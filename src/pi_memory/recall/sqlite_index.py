@@ -30,8 +30,9 @@ import numpy.typing as npt
 from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.filters import filter_sql
 from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.hybrid import VectorCache, rank
-from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
+from pi_memory.recall.hybrid import VectorCache, rank, second_stage
+from pi_memory.recall.rerank import author_of, day_of, reranks
+from pi_memory.recall.rows import COLUMNS, hit_from_row, metadata_of, now, record_pages
 from pi_memory.recall.sqlite_lexical import FtsLexical
 from pi_memory.recall.sqlite_schema import DAMAGED, connect, unusable
 from pi_memory.recall.text import dense_query
@@ -47,6 +48,9 @@ from pi_memory.recall.types import (
 
 __all__ = ["DenseMirror", "SQLiteIndex"]
 
+
+_LABEL_CHARS = 80
+"""Enough of a message's start to hold a transcript speaker label (``Name: …``)."""
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -286,11 +290,15 @@ class SQLiteIndex:
             return self._cache
         cache = self._cache
         rows = self._db.execute(
-            "SELECT seq, session_id, embedding FROM messages WHERE seq > ? ORDER BY seq", (cache.last_seq,)
+            f"SELECT seq, session_id, embedding, substr(text, 1, {_LABEL_CHARS}), timestamp, metadata FROM messages"
+            " WHERE seq > ? ORDER BY seq",
+            (cache.last_seq,),
         ).fetchall()
         if rows:
             vectors = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float16).reshape(len(rows), -1)
-            cache.append([r[0] for r in rows], [r[1] for r in rows], vectors.astype(np.float32))
+            authors = [author_of(r[3], metadata_of(r[5])) for r in rows]
+            cache.append([r[0] for r in rows], [r[1] for r in rows], vectors.astype(np.float32), authors,
+                         [day_of(r[4]) for r in rows])
         self._generation, self._data_version = generation, version
         return cache
 
@@ -319,9 +327,11 @@ class SQLiteIndex:
             allowed[positions[positions >= 0]] = True
         lexical = self._lexical(query, where, params, cache)
         vector = self.embedder.embed([dense_query(query, self.config)])[0]
+        depth = max(top_k, self.config.rerank_depth) if reranks(self.config) else top_k
         ranked = rank(
-            cache, vector, lexical, top_k, self.config, allowed, self._dense_candidates(vector, filters, cache)
+            cache, vector, lexical, depth, self.config, allowed, self._dense_candidates(vector, filters, cache)
         )
+        ranked = second_stage(query, cache, ranked, self.config, top_k)
         if not ranked:
             return []
         seqs = [int(cache.seqs[r.position]) for r in ranked]
