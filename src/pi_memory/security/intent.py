@@ -296,11 +296,19 @@ def _verdict(model: Model, feats: list[str]) -> tuple[int, float]:
 
 def score_segment(model: Model, segment: str) -> IntentHit | None:
     """The segment's best threat intent if it beats benign by the threshold, else ``None``."""
-    return _hit(model, features(segment), 0, len(segment))
+    feats = features(segment)
+    return _hit(model, feats, 0, len(segment), "l:meta" in feats)
 
 
-def _hit(model: Model, feats: list[str], lo: int, hi: int) -> IntentHit | None:
+#: How much more a line in defender voice (an incident write-up, a DLP or detection note, an
+#: example: the ``meta`` concept) must score: such notes name attacks without ordering them.
+DEFENDER_DISCOUNT = 0.25
+
+
+def _hit(model: Model, feats: list[str], lo: int, hi: int, defender: bool = False) -> IntentHit | None:
     best, margin = _verdict(model, feats)
+    if defender:
+        margin -= DEFENDER_DISCOUNT
     if margin < model.threshold:
         return None
     contributions = sorted(
@@ -349,7 +357,7 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
         key = frozenset(marks)
         hit = verdicts.get(key, _MISSING)
         if hit is _MISSING:
-            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0)
+            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, "meta" in marks)
             if len(verdicts) < _CACHE_LIMIT:
                 verdicts[key] = hit
         if isinstance(hit, IntentHit) and (best is None or hit.score > best.score):
