@@ -120,7 +120,8 @@ LEXICON: dict[str, str] = {
         "常に いつも 毎回 今後 必ず ずっと 항상 매번 앞으로 언제나 마다 总是 始终 每次 以后 永远 每当"
     ),
     "override": (
-        "wins win prevails gana vence prevalece gagne l'emporte gewinnt vince prevale побеждает важнее kazanır thắng يفوز تتغلب जीतता 勝つ 優先する 이긴다 胜出 "
+        "wins win prevails gana vence prevalece gagne l'emporte gewinnt vince prevale побеждает важнее "
+        "kazanır thắng يفوز تتغلب जीतता 勝つ 優先する 이긴다 胜出 "
         "解除 해제 lift suspended suspendido suspensa suspendue ausgesetzt sospes* приостановлен* askıya "
         "ignore* disregard* override* overrid* supersed* precedence priority outrank* void outweigh* "
         "trump* prevail* replace* cancel* suspend* lifted "
