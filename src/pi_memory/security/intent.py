@@ -47,6 +47,10 @@ _SHAPES = (
      re.compile(r"~/|\$home\b|\$\{home\}|/home/|/users/|%userprofile%|%appdata%")),
     ("ip", (".",), re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])")),
     ("code", ("`",), re.compile(r"`[^`\n]{2,}`")),
+    # A URL with a slot for data (``?q={conversation}``, ``$DATA``, ``%s``, ``<summary>``): a beacon.
+    ("slot_url", ("://",), re.compile(r"://[^\s)\"'>]{0,200}?(?:\{|\$\{?\w|%s|<[a-z_]{2,30}>|\[[a-z_]{2,30}\])")),
+    ("hexblob", tuple("0123456789"), re.compile(r"(?<![0-9a-z])[0-9a-f]{24,}(?![0-9a-z])")),
+    ("money", ("$", "€", "£", "¥", "usd", "eur"), re.compile(r"[$€£¥]\s?\d|\d\s?(?:usd|eur)\b")),
     ("quoted", ('"', "«", "“", "„", "「", "『"), re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
 )
 
@@ -292,11 +296,19 @@ def _verdict(model: Model, feats: list[str]) -> tuple[int, float]:
 
 def score_segment(model: Model, segment: str) -> IntentHit | None:
     """The segment's best threat intent if it beats benign by the threshold, else ``None``."""
-    return _hit(model, features(segment), 0, len(segment))
+    feats = features(segment)
+    return _hit(model, feats, 0, len(segment), "l:meta" in feats)
 
 
-def _hit(model: Model, feats: list[str], lo: int, hi: int) -> IntentHit | None:
+#: How much more a line in defender voice (an incident write-up, a DLP or detection note, an
+#: example: the ``meta`` concept) must score: such notes name attacks without ordering them.
+DEFENDER_DISCOUNT = 0.25
+
+
+def _hit(model: Model, feats: list[str], lo: int, hi: int, defender: bool = False) -> IntentHit | None:
     best, margin = _verdict(model, feats)
+    if defender:
+        margin -= DEFENDER_DISCOUNT
     if margin < model.threshold:
         return None
     contributions = sorted(
@@ -305,6 +317,28 @@ def _hit(model: Model, feats: list[str], lo: int, hi: int) -> IntentHit | None:
     )
     evidence = tuple(_readable(f) for c, f in contributions[:3] if c > 0)
     return IntentHit(model.classes[best], round(margin, 3), evidence, lo, hi)
+
+
+@cache
+def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...]], ...]:
+    from pi_memory.security.intent_lexicon import COMBINATIONS
+
+    return tuple((i, n, tuple(frozenset(g.split("|")) for g in groups)) for i, n, groups in COMBINATIONS)
+
+
+def _combination(marks: set[str]) -> IntentHit | None:
+    """The first of ``intent_lexicon.COMBINATIONS`` whose every concept group the line holds
+    (not in a line that talks about attacks), as a hit of full confidence."""
+    from pi_memory.security.intent_lexicon import COMBINATION_VETO
+
+    if marks & COMBINATION_VETO:
+        return None
+    for intent_name, _name, groups in _combinations():
+        if all(g & marks for g in groups):
+            # One concept per group, in the combination's order: the words that carried it.
+            evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
+            return IntentHit(intent_name, 1.0, evidence[:3], 0, 0)
+    return None
 
 
 def _readable(feature: str) -> str:
@@ -323,7 +357,7 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
         key = frozenset(marks)
         hit = verdicts.get(key, _MISSING)
         if hit is _MISSING:
-            hit = _hit(model, _pairs(marks), 0, 0)
+            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, "meta" in marks)
             if len(verdicts) < _CACHE_LIMIT:
                 verdicts[key] = hit
         if isinstance(hit, IntentHit) and (best is None or hit.score > best.score):

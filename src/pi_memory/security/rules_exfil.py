@@ -42,6 +42,8 @@ def _secret_leaves(view: str, m: re.Match[str]) -> bool:
 
 
 _NET_SINK_RE = re.compile(NET_SINK)
+# NET_SINK without the bare URL: a command or call that actually moves bytes.
+_TRANSFER_TOOL_RE = re.compile(NET_SINK.replace("|https?://)", ")"))
 
 
 def _source_to_sink(view: str, m: re.Match[str]) -> bool:
@@ -50,7 +52,19 @@ def _source_to_sink(view: str, m: re.Match[str]) -> bool:
     if _NET_SINK_RE.search(line) is None:
         return False
     var = _SECRET_VAR_RE.search(line)
+    if var is None and _TRANSFER_TOOL_RE.search(line) is None and _only_internal(line):
+        # A config file named beside the internal URL it points at (".npmrc points the @acme
+        # scope at https://npm.internal.example"): no tool moves bytes, no secret value is
+        # read, and the only destination is inside the organisation. That is configuration.
+        return False
     return destinations.secret_leaves(line, var.group(1) if var else None)
+
+
+def _only_internal(line: str) -> bool:
+    targets = destinations.hosts(line)
+    return bool(targets) and all(
+        destinations.is_internal(h) and not destinations.is_sink(h, p) for h, p in targets
+    )
 
 
 def _external(view: str, m: re.Match[str]) -> bool:
