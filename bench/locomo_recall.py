@@ -279,7 +279,10 @@ def evaluate(index: Any, questions: list[dict[str, Any]], config: SearchConfig) 
 def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
     """Default with and without the lexical budget, each conversation inside ``size`` distractors."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import recall_bench
     from recall_bench import messages
+
+    recall_bench.LOCOMO = files[0].parent  # its corpus follows the conversations given by --data
 
     base = tmp / "distractors.db"
     with SQLiteIndex(base) as index:
@@ -322,7 +325,10 @@ def at_scale_postgres(files: list[Path], size: int, uri: str) -> dict[str, Any]:
     from pi_memory.recall.postgres_index import PostgresIndex
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import recall_bench
     from recall_bench import messages
+
+    recall_bench.LOCOMO = files[0].parent  # its corpus follows the conversations given by --data
 
     variants = {
         f"default (lexical budget {BASE.lexical_budget:,})": BASE,

@@ -274,8 +274,9 @@ class PostgresIndex:
         if wanted > current:
             cur.execute(f"SET LOCAL maintenance_work_mem = '{wanted // 1024}kB'")
         cur.execute(f"CREATE INDEX IF NOT EXISTS {self._ann} ON {self._table} USING hnsw (embedding vector_cosine_ops)")
-        # fresh statistics for the lexical budget (and the planner) right after a load, rather
-        # than whenever autovacuum gets to it; ANALYZE samples ~30k rows, a second at most
+        # fresh planner statistics right after a load (the GIN lookups' plans), rather than
+        # whenever autovacuum gets to it; ANALYZE samples ~30k rows, a second at most. BM25's
+        # word counts are not these: the trigger keeps them exact (postgres_terms)
         cur.execute(f"ANALYZE {self._table}")
 
     def flush(self) -> None:

@@ -10,11 +10,13 @@ development conversations that cost eight points of R@5 against SQLite (54.9 vs 
 What is the same as FTS5's ``bm25()``: ``k1 = 1.2``, ``b = 0.75``, the IDF
 ``ln((N − n + 0.5) / (n + 0.5))`` floored at 1e-6, a term's frequency counted in the message, the
 length against the average, every message of the table counted (filters do not change the
-statistics). What differs, because PostgreSQL's parser is not FTS5's: words are stemmed by the
-English Snowball stemmer (FTS5: Porter — nearly always the same stem) and PostgreSQL drops its
-English stopwords from the ``tsvector``, so a message's length counts its other words only; a
-query word PostgreSQL splits in two (``foo_bar``) scores as two words, not as a phrase; and two
-query words with one stem ("run", "running") count once, where FTS5 counts the stem twice.
+statistics). What differs: a message's length is its number of distinct words (FTS5: its tokens;
+the same unless a word repeats — counting tokens would unnest every candidate, see
+:mod:`.postgres_terms`); and, because PostgreSQL's parser is not FTS5's, words are stemmed by the
+English Snowball stemmer (FTS5: Porter — nearly always the same stem), PostgreSQL's English
+stopwords are not in the ``tsvector`` (nor in a length), a query word PostgreSQL splits in two
+(``foo_bar``) scores as two words, not as a phrase, and two query words with one stem ("run",
+"running") count once, where FTS5 counts the stem twice.
 """
 
 from __future__ import annotations
@@ -89,18 +91,21 @@ class TsLexical:
         chosen = " or ".join(common if window else rare)
         newest = f" ORDER BY seq DESC LIMIT {int(window)}" if window else ""
         average = max(stats.average_length, 1e-9)
-        # The candidates' tsvectors are read once (MATERIALIZED); each is unnested twice, for its
-        # length and for the frequencies of the query's lexemes (a join on a 64-row list).
+        # Each candidate's tsvector is cut down to the query's lexemes in C (marked with weight A,
+        # the others keep D, then filtered) before it is unnested for their frequencies: a whole
+        # unnest per candidate cost twice the rest of the search. Its length is its header's.
+        lexemes = list(weights)
         sql = f"""WITH c AS MATERIALIZED (
                 SELECT seq, tsv FROM {self._table}, websearch_to_tsquery('english', %s) q
                 WHERE tsv @@ q{where}{newest})
-            SELECT c.seq, sum(w.idf * f.tf * {K1 + 1} / (f.tf + {K1} * (1 - {B} + {B} * d.len / {average!r})))
-            FROM c
-            CROSS JOIN LATERAL (SELECT sum(coalesce(array_length(positions, 1), 1)) AS len FROM unnest(c.tsv)) d
-            CROSS JOIN LATERAL (SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(c.tsv)) f
+            SELECT c.seq, sum(w.idf * f.tf * {K1 + 1}
+                / (f.tf + {K1} * (1 - {B} + {B} * length(c.tsv) / {average!r})))
+            FROM c CROSS JOIN LATERAL (
+                SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf
+                FROM unnest(ts_filter(setweight(c.tsv, 'A', %s::text[]), '{{a}}'))) f
             JOIN unnest(%s::text[], %s::float8[]) w(lexeme, idf) ON w.lexeme = f.lexeme
             GROUP BY c.seq ORDER BY 2 DESC, 1 DESC LIMIT %s"""
-        args = [chosen, *params, list(weights), list(weights.values()), config.candidates * 3]
+        args = [chosen, *params, lexemes, lexemes, list(weights.values()), config.candidates * 3]
         return {int(r[0]): float(r[1]) for r in self._db.execute(sql, args).fetchall()}
 
     def split(self, words: list[str], budget: int, stats: Statistics | None = None) -> tuple[list[str], list[str], int]:
