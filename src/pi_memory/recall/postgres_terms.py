@@ -9,7 +9,7 @@ sample of the ~1,000 most common words only. So each messages table gets a compa
 and one row under the empty term (no lexeme is empty) holding the number of messages and their
 total length. A message's length is its number of distinct lexemes (``length(tsv)``, read from
 the ``tsvector``'s header): counting its tokens means unnesting every candidate's ``tsvector`` at
-query time, which measured three times the cost of the rest of the lexical search at 100k.
+query time, which measured about twice the cost of the rest of the lexical search at 100k.
 
 A statement-level trigger on the messages table keeps it exact: every ``INSERT``, ``DELETE`` and
 ``UPDATE`` (an upsert that changes a text) adds the new rows' lexemes and subtracts the old ones',
