@@ -16,8 +16,8 @@ recall where the cap actually applies (a lone conversation is far below it).
 
 ``--backend postgres`` runs the same on PostgreSQL + pgvector (a ``pgserver`` for the run): the
 four methods, and at scale the distractors loaded once, each conversation added to them and
-deleted after. Its lexical half is ``ts_rank_cd``, not BM25, and its dense half HNSW, so its
-numbers are its own (``bench/results/locomo_recall_postgres.json``).
+deleted after. Its lexical half is BM25 too (from the word counts its trigger keeps), its dense
+half HNSW (``bench/results/locomo_recall_postgres.json``).
 
 ``--analyse`` writes the miss analysis instead (``bench/results/locomo_misses.json``): per
 category, the default's evidence share in the top 5, and every missed evidence turn classified by
@@ -303,7 +303,10 @@ def evaluate(
 def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
     """Default with and without the lexical budget, each conversation inside ``size`` distractors."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import recall_bench
     from recall_bench import messages
+
+    recall_bench.LOCOMO = files[0].parent  # its corpus follows the conversations given by --data
 
     base = tmp / "distractors.db"
     with SQLiteIndex(base) as index:
@@ -342,12 +345,15 @@ def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
 
 def at_scale_postgres(files: list[Path], size: int, uri: str) -> dict[str, Any]:
     """:func:`at_scale` on PostgreSQL: the distractors go in once (and ``flush`` builds the HNSW
-    index and the statistics the lexical budget reads); each conversation is added, searched
-    and deleted again, so it is as new to the index as a day's messages are."""
+    index); each conversation is added, searched and deleted again, so it is as new to the index
+    as a day's messages are (its words counted by the trigger as they arrive)."""
     from pi_memory.recall.postgres_index import PostgresIndex
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import recall_bench
     from recall_bench import messages
+
+    recall_bench.LOCOMO = files[0].parent  # its corpus follows the conversations given by --data
 
     variants = {
         f"default (lexical budget {BASE.lexical_budget:,})": BASE,

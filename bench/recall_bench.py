@@ -8,7 +8,7 @@ words. The named peer is brute force: a plain numpy cosine scan over the same st
 no lexical half and no storage. PostgreSQL runs in ``pgserver``; Chroma is a ``chroma run``
 server on loopback (``$PI_MEMORY_CHROMA_BIN``, as the tests use; ``scripts/test.sh`` installs it).
 
-    .venv/bin/python bench/recall_bench.py [--sizes 10000 100000] [--backends sqlite postgres chroma]
+    .venv/bin/python bench/recall_bench.py [--sizes 10000 100000] [--backends sqlite postgres chroma] [--data DIR]
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ TAIL_TYPES = 60_000
 _WORD = re.compile(r"\w+")
 
 
-def _locomo(data: Path = LOCOMO) -> tuple[Counter[str], list[int], list[str]]:
-    """Word counts, turn lengths (in words) and questions of the LoCoMo conversations."""
+def _locomo(data: Path | None = None) -> tuple[Counter[str], list[int], list[str]]:
+    """Word counts, turn lengths (in words) and questions of the LoCoMo conversations (``--data``)."""
+    data = data or LOCOMO
     counts: Counter[str] = Counter()
     lengths: list[int] = []
     questions: list[str] = []
@@ -186,6 +187,7 @@ def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main() -> None:
+    global LOCOMO
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgres", "chroma"])
@@ -193,7 +195,9 @@ def main() -> None:
     parser.add_argument("--pg-max", type=int, default=100_000, help="skip PostgreSQL above this size")
     parser.add_argument("--chroma-max", type=int, default=100_000, help="skip Chroma above this size")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "recall_bench.json")
+    parser.add_argument("--data", type=Path, default=LOCOMO, help="the LoCoMo conversations (corpus and queries)")
     args = parser.parse_args()
+    LOCOMO = args.data
     results: dict[str, Any] = {
         "targets": {"sqlite": "≥ 2,000 messages/s, p95 ≤ 25 ms at 100k"},
         "corpus": f"words drawn from the LoCoMo conversations' word distribution extended by a Zipf tail to "

@@ -1,20 +1,26 @@
-"""The PostgreSQL lexical half (:mod:`pi_memory.recall.postgres_lexical`): word counts from the
-planner statistics (``ANALYZE``, run by ``flush``), and the lexical budget ranking only the
-messages that hold a rare word, by every word."""
+"""The PostgreSQL lexical half (:mod:`pi_memory.recall.postgres_lexical`): BM25 from the word
+statistics the server keeps (:mod:`pi_memory.recall.postgres_terms`), the same function as
+SQLite's FTS5, and the lexical budget ranking only the messages that hold a rare word, by every
+word."""
 
 from __future__ import annotations
 
+import random
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from pi_memory.recall import SQLiteIndex
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.postgres_index import PostgresIndex
 from pi_memory.recall.postgres_lexical import TsLexical
+from pi_memory.recall.sqlite_lexical import FtsLexical
 
 from .conftest import HashEmbedder, record
-from .test_sqlite_lexical import LEXICAL, budget_rows, search_ids
+from .test_sqlite_lexical import COMMON, LEXICAL, budget_rows, search_ids
 
 _tables = iter(range(1_000_000))
 
@@ -37,7 +43,6 @@ def lexical(pg_index: PostgresIndex, pg_url: str, pg_table: str) -> Iterator[TsL
 def pg_index(pg_url: str, pg_table: str) -> Iterator[PostgresIndex]:
     index = PostgresIndex(pg_url, embedder=HashEmbedder(), table=pg_table)
     index.add(budget_rows())
-    index.flush()  # builds the HNSW index and analyzes the table: the word counts come from there
     try:
         yield index
     finally:
@@ -45,26 +50,87 @@ def pg_index(pg_url: str, pg_table: str) -> Iterator[PostgresIndex]:
         index.close()
 
 
-def test_postgres_counts_words_from_its_statistics(lexical: TsLexical) -> None:
-    frequencies = lexical.document_frequencies(["zanzibar", "runs", "coffee", "the"], budget=20)
-    assert frequencies is not None
-    assert frequencies["zanzibar"] == pytest.approx(9) and frequencies["runs"] == pytest.approx(3)  # runs → run
-    assert frequencies["coffee"] > 100 and frequencies["the"] == 0  # a stopword has no lexeme
-    assert lexical.document_frequencies(["zanzibar"], budget=1_000) is None  # 300 messages fit: no budget
+def test_postgres_counts_words_exactly_from_its_statistics(lexical: TsLexical) -> None:
+    """Counted as the rows were written — no ANALYZE (``flush``) needed, no sample."""
+    frequencies = lexical.document_frequencies(["zanzibar", "runs", "coffee", "the", "absent"])
+    texts = [r["text"].split() for r in budget_rows()]
+    assert frequencies == {"zanzibar": 9, "runs": 3, "coffee": sum("coffee" in t for t in texts), "the": 0,
+                           "absent": 0}  # runs → run; a stopword has no lexeme
+    assert lexical.split(["zanzibar"], 1_000) == (["zanzibar"], [], 0)  # 300 messages fit: no budget
     rare, common, window = lexical.split(["zanzibar", "coffee", "meeting", "run"], 20)
     assert (rare, sorted(common), window) == (["run", "zanzibar"], ["coffee", "meeting"], 0)  # rarest first
 
 
+def distinct_word_rows() -> list[dict[str, object]]:
+    """:func:`budget_rows`' kind of messages, no word twice in one (where both length measures agree)."""
+    rng = random.Random(5)
+    rows = []
+    for i in range(300):
+        words = rng.sample(COMMON, 3) + [f"filler{n}" for n in rng.sample(range(40), 4)]
+        words += ["zanzibar"] * (i % 37 == 0) + ["running"] * (i % 101 == 0)
+        rows.append(record(f"m{i}", " ".join(words), session=f"s{i // 20}"))
+    return rows
+
+
+def test_postgres_ranks_like_fts5_bm25(pg_url: str, pg_table: str, tmp_path: Path) -> None:
+    """Where both parsers see the same words (no stopwords, the same stems, no word twice in a
+    message), the scores are FTS5's ``bm25()`` to the float: same k1, b, IDF and length
+    normalisation. ``ts_rank_cd``'s were not."""
+    import psycopg
+
+    index = PostgresIndex(pg_url, embedder=HashEmbedder(), table=pg_table)
+    try:
+        with SQLiteIndex(tmp_path / "same.db", embedder=HashEmbedder()) as sqlite, \
+                psycopg.connect(pg_url, autocommit=True) as db:
+            index.add(distinct_word_rows())
+            sqlite.add(distinct_word_rows())
+            fts, ts = FtsLexical(sqlite3.connect(tmp_path / "same.db")), TsLexical(db, pg_table)
+            for query in ("zanzibar coffee meeting run", "filler3 today", "update project filler12 zanzibar"):
+                theirs = fts.scores(query, LEXICAL, 300, "", [])
+                ours = ts.scores(query, LEXICAL, "", [])  # seq and rowid: both 1… in insertion order
+                assert ours.keys() == theirs.keys() and len(ours) > 10
+                assert all(ours[k] == pytest.approx(theirs[k], rel=1e-9) for k in ours)
+    finally:
+        index.clear()
+        index.close()
+
+
+def test_a_rare_word_outweighs_a_common_one(pg_url: str, pg_table: str) -> None:
+    """The common word twice (``ts_rank_cd`` counts that double) loses to the rare word once."""
+    index = PostgresIndex(pg_url, embedder=HashEmbedder(), table=pg_table)
+    try:
+        index.add([record("common", "coffee coffee notes", session="a"), record("rare", "zanzibar notes", session="b")]
+                  + [record(f"f{i}", f"coffee filler{i}", session=f"c{i}") for i in range(30)])
+        assert search_ids(index, LEXICAL, "coffee in zanzibar", k=2) == ["rare", "common"]
+    finally:
+        index.clear()
+        index.close()
+
+
+def test_a_long_message_ranks_below_a_short_one_with_the_same_match(pg_url: str, pg_table: str) -> None:
+    """``ts_rank_cd`` ignores length (a tie, broken for the older, long one); BM25 normalises it."""
+    index = PostgresIndex(pg_url, embedder=HashEmbedder(), table=pg_table)
+    try:
+        long = "zanzibar " + " ".join(f"word{i}" for i in range(40))
+        index.add([record("long", long, session="a"), record("short", "zanzibar trip", session="b")]
+                  + [record(f"f{i}", f"filler{i} notes", session=f"c{i}") for i in range(10)])
+        assert search_ids(index, LEXICAL, "zanzibar", k=2) == ["short", "long"]
+    finally:
+        index.clear()
+        index.close()
+
+
 def test_postgres_ranks_only_rare_word_matches_by_every_word(pg_index: PostgresIndex, lexical: TsLexical) -> None:
-    """Unlike BM25, ``ts_rank_cd`` has no IDF (two common words side by side can outrank the rare
-    word alone), so the budget changes the list: the messages holding a rare word, with the very
-    scores every word gives them when nothing is left out."""
+    """The budget leaves out messages holding only common words; the others keep the very scores
+    every word gives them when nothing is left out (the statistics are the whole table's)."""
     query = "zanzibar coffee meeting run"
     unbounded = lexical.scores(query, replace(LEXICAL, lexical_budget=0), "", [])
     pg_index.config = replace(LEXICAL, lexical_budget=20)
     bounded = lexical.scores(query, pg_index.config, "", [])
     assert len(bounded) == 11 < len(unbounded)  # 9 zanzibar + 3 running (m0 has both), not ~all 300
     assert bounded == {seq: unbounded[seq] for seq in bounded}
+    top = sorted(unbounded, key=lambda s: -unbounded[s])[:10]
+    assert set(top) <= set(bounded)  # a rare word lifts a message above every common-only one
     capped = search_ids(pg_index, pg_index.config, query)
     texts = {h.id: set(h.text.split()) for h in pg_index.get(capped)}
     assert len(capped) == 10 and all({"zanzibar", "running"} & words for words in texts.values())

@@ -6,10 +6,11 @@ curated memory. Differences from the SQLite default, on purpose:
 * Dense search is approximate (HNSW, ``hnsw.ef_search`` raised to the candidate count): exact
   numpy search does not scale past one process's memory; the recall cost is measured in
   ``bench/recall_bench.py``.
-* Lexical ranking is ``ts_rank_cd`` over an English ``tsvector`` (stemmed, stopwords removed by
-  PostgreSQL), not BM25. Fusion scales each list before mixing, so the score scales do not matter.
-  It ranks only the messages holding the query's rarest words (the lexical budget, as on SQLite;
-  word counts from the planner's statistics): ranking every match read most of the table.
+* Lexical ranking is BM25 (FTS5's function) over an English ``tsvector`` (stemmed, stopwords
+  removed by PostgreSQL), from word statistics a trigger keeps exact in the same transaction as
+  the rows (:mod:`.postgres_terms`); a table made by an older pi-memory gets them the first time
+  it is opened. It ranks only the messages holding the query's rarest words (the lexical
+  budget, as on SQLite): ranking every match read most of the table.
 * Neighbour smoothing reads the previous/next message of each candidate by ``(session_id, seq)``.
 * The HNSW index is built in bulk, not row by row: pgvector (0.6) inserting one row into an
   existing graph costs ~20× what a ``CREATE INDEX`` pays per row (it re-prunes the neighbours'
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pi_memory.backends import redact, remember_dsn
@@ -37,6 +38,7 @@ from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
 from pi_memory.recall.postgres_lexical import TsLexical
 from pi_memory.recall.postgres_schema import connect, create_messages_table
+from pi_memory.recall.postgres_terms import create_term_counts, drop_term_counts, has_term_counts, term_counts_probe
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
 from pi_memory.recall.text import dense_query
 from pi_memory.recall.types import (
@@ -63,6 +65,9 @@ _BUILD_MEMORY_CAP = 1 << 30
 #: that has paid a rebuild's worth of single inserts since its last search drops the index and
 #: loads the rest in bulk — the ski-rental rule: never much more than twice the cheaper choice.
 _INSERT_COST_RATIO = 16
+#: Rows per INSERT statement of an ``add``: the word-statistics trigger runs once per statement,
+#: so one statement per batch (not one per row) pays its fixed cost once; 7 parameters a row.
+_INSERT_ROWS = 1_000
 
 
 class PostgresIndex:
@@ -77,7 +82,11 @@ class PostgresIndex:
         config: SearchConfig | None = None,
         *,
         table: str = "recall_messages",
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
+        """``progress(done, total)`` follows the one-time count of an existing table's words for
+        BM25 (a table an older pi-memory made; default: a line on stderr per 10,000 messages when
+        the table holds 20,000 or more)."""
         if not table.isidentifier():
             raise ValueError(f"invalid table name {table!r}")
         self.url = url
@@ -93,6 +102,8 @@ class PostgresIndex:
         remember_dsn(url)  # its password is scrubbed from every message and log line from now on
         self._db = connect(url, self._meta_table)
         self._fts = TsLexical(self._db, table)
+        self._progress = progress
+        self._ensure_term_counts()
         stored = self._space()
         if embedder is None and stored is not None:
             embedder = stored[0]
@@ -101,10 +112,14 @@ class PostgresIndex:
     # ------------------------------------------------------------------ schema and metadata
 
     def _meta(self) -> dict[str, str | None]:
-        """The recorded ``embedder`` and ``dimension``, and ``ann`` (the HNSW index, ``None`` while it
-        is not built) — one round trip, as every search starts with it."""
+        """The recorded ``embedder`` and ``dimension``, ``ann`` (the HNSW index, ``None`` while it
+        is not built) and ``terms`` (``'3'`` while the word statistics are kept) — one round trip,
+        as every search starts with it."""
+        probe, args = term_counts_probe(self._table)
         rows = self._db.execute(
-            f"SELECT key, value FROM {self._meta_table} UNION ALL SELECT 'ann', to_regclass(%s)::text", (self._ann,)
+            f"SELECT key, value FROM {self._meta_table} UNION ALL SELECT 'ann', to_regclass(%s)::text"
+            f" UNION ALL SELECT 'terms', {probe}",
+            (self._ann, *args),
         ).fetchall()
         return dict(rows)
 
@@ -128,6 +143,18 @@ class PostgresIndex:
         # no HNSW index yet: _ensure_ann builds it in bulk when the first search or flush needs it
         create_messages_table(cur, self._table, self._meta_table, self.embedder.id, self.embedder.dimension)
 
+    def _ensure_term_counts(self) -> None:
+        """Give a table without word statistics its statistics (one made by an older pi-memory, or
+        re-created by one): counted from its rows under the writers' lock, once — a second
+        process opening it meanwhile waits, then finds them made."""
+        with self._lock:
+            if not self._has_table() or has_term_counts(self._db, self._table):
+                return
+            with self._db.transaction(), self._db.cursor() as cur:
+                cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
+                if not has_term_counts(cur, self._table):
+                    create_term_counts(cur, self._table, self._progress)
+
     # ------------------------------------------------------------------ writing
 
     def add(self, records: Iterable[Mapping[str, Any]]) -> int:
@@ -148,20 +175,24 @@ class PostgresIndex:
             if not todo:
                 return 0
             self._pace(cur, len(todo))
-            # One pipelined statement per row, one round trip and one commit per batch; upserts
-            # by id leave access_count and last_access alone.
-            cur.executemany(
-                f"""INSERT INTO {self._table}(id, text, role, timestamp, session_id, metadata, embedding)
-                VALUES (%s, %s, %s, %s, %s, %s, %s)
-                ON CONFLICT (id) DO UPDATE SET text = excluded.text, role = excluded.role,
-                    timestamp = excluded.timestamp, session_id = excluded.session_id,
-                    metadata = excluded.metadata, embedding = excluded.embedding""",
-                [
-                    (r["id"], r["text"], r["role"], r["timestamp"], r["session_id"],
-                     json.dumps(r.get("metadata") or {}), vectors[r["id"]])
-                    for r in todo
-                ],
-            )
+            # One statement per thousand rows and one commit per batch (the word statistics'
+            # trigger runs per statement); upserts by id leave access_count and last_access alone.
+            for start in range(0, len(todo), _INSERT_ROWS):
+                chunk = todo[start : start + _INSERT_ROWS]
+                values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(chunk))
+                cur.execute(
+                    f"""INSERT INTO {self._table}(id, text, role, timestamp, session_id, metadata, embedding)
+                    VALUES {values}
+                    ON CONFLICT (id) DO UPDATE SET text = excluded.text, role = excluded.role,
+                        timestamp = excluded.timestamp, session_id = excluded.session_id,
+                        metadata = excluded.metadata, embedding = excluded.embedding""",
+                    [
+                        value
+                        for r in chunk
+                        for value in (r["id"], r["text"], r["role"], r["timestamp"], r["session_id"],
+                                      json.dumps(r.get("metadata") or {}), vectors[r["id"]])
+                    ],
+                )
             return len(todo)
 
     def _pace(self, cur: Any, rows: int) -> None:
@@ -243,8 +274,9 @@ class PostgresIndex:
         if wanted > current:
             cur.execute(f"SET LOCAL maintenance_work_mem = '{wanted // 1024}kB'")
         cur.execute(f"CREATE INDEX IF NOT EXISTS {self._ann} ON {self._table} USING hnsw (embedding vector_cosine_ops)")
-        # fresh statistics for the lexical budget (and the planner) right after a load, rather
-        # than whenever autovacuum gets to it; ANALYZE samples ~30k rows, a second at most
+        # fresh planner statistics right after a load (the GIN lookups' plans), rather than
+        # whenever autovacuum gets to it; ANALYZE samples ~30k rows, a second at most. BM25's
+        # word counts are not these: the trigger keeps them exact (postgres_terms)
         cur.execute(f"ANALYZE {self._table}")
 
     def flush(self) -> None:
@@ -264,15 +296,20 @@ class PostgresIndex:
         with self._lock:
             if not self._has_table():
                 return 0
-            cursor = self._db.execute(f"DELETE FROM {self._table} WHERE id = ANY(%s)", (list(ids),))
-            return cursor.rowcount
+            # under the writers' lock: an add upserting one of these ids waits rather than
+            # deadlocking with this delete on the word statistics
+            with self._db.transaction(), self._db.cursor() as cur:
+                cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
+                cur.execute(f"DELETE FROM {self._table} WHERE id = ANY(%s)", (list(ids),))
+                return int(cur.rowcount)
 
     def clear(self) -> None:
         """Drop the messages and the recorded embedder (``reindex`` starts from here)."""
         self._paid = 0
-        with self._lock, self._db.transaction():
-            self._db.execute(f"DROP TABLE IF EXISTS {self._table}")
-            self._db.execute(f"DELETE FROM {self._meta_table}")
+        with self._lock, self._db.transaction(), self._db.cursor() as cur:
+            cur.execute(f"DROP TABLE IF EXISTS {self._table}")
+            drop_term_counts(cur, self._table)
+            cur.execute(f"DELETE FROM {self._meta_table}")
 
     def record_access(self, ids: Sequence[str], when: str | None = None) -> None:
         with self._lock:
@@ -295,6 +332,8 @@ class PostgresIndex:
             meta = self._meta()
             if not self._check_space(meta) or top_k <= 0:
                 return []
+            if meta.get("terms") != "3":  # the table was re-created by an older pi-memory
+                self._ensure_term_counts()
             where, params = filter_sql(filters, mark="%s", arrays=True)
             n = self.config.candidates
             vector = self.embedder.embed([dense_query(query, self.config)])[0]

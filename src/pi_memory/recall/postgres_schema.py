@@ -2,7 +2,8 @@
 
 A messages table (``recall_messages`` by default) is created by the first write, for the
 embedder's dimension: the row of :mod:`pi_memory.recall.rows`, a ``vector`` column, a generated
-English ``tsvector`` with its GIN index, and ``(session_id, seq)`` for neighbour smoothing. Its
+English ``tsvector`` with its GIN index, and ``(session_id, seq)`` for neighbour smoothing; its
+word statistics for BM25 (``<table>_terms``, kept by a trigger: :mod:`.postgres_terms`). Its
 ``_meta`` table records the embedder. The HNSW index is not part of the schema: the index builds
 it in bulk when a search or flush first needs it.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pi_memory.backends import describe_dsn, dsn_problem, redact
+from pi_memory.recall.postgres_terms import create_term_counts
 from pi_memory.recall.types import IndexUnavailableError
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ def create_messages_table(cur: Any, table: str, meta_table: str, embedder: str, 
     )
     cur.execute(f"CREATE INDEX IF NOT EXISTS {table}_session ON {table}(session_id, seq)")
     cur.execute(f"CREATE INDEX IF NOT EXISTS {table}_tsv ON {table} USING gin(tsv)")
+    create_term_counts(cur, table)
     cur.execute(
         f"INSERT INTO {meta_table} VALUES ('embedder', %s), ('dimension', %s) ON CONFLICT DO NOTHING",
         (embedder, str(dimension)),
