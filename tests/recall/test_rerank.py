@@ -137,3 +137,12 @@ def test_rerank_hits_gives_a_row_holding_backend_the_same_second_stage(tmp_path:
     again = rerank_hits(query, first, SearchConfig(), 2)
     assert [(h.id, round(h.score, 6)) for h in again] == [(h.id, round(h.score, 6)) for h in second]
     assert [h.id for h in second] != [h.id for h in first]  # the second stage did re-order them
+
+
+def test_every_backend_runs_the_same_second_stage(make_index: Any) -> None:
+    """SQLite, Chroma (through SQLite's path) and PostgreSQL (over the rows it fetched) all lift
+    the named speaker's own turn above the turn that only addresses her."""
+    index = make_index()
+    index.add([record("john", ADDRESSING, ts="2025-03-01T10:00:00Z"), record("maria", OWN, ts="2025-03-01T10:01:00Z")])
+    assert [h.id for h in index.search("What did Maria paint?", top_k=1)] == ["maria"]
+    assert {h.id for h in index.search("What did Maria paint?", top_k=5)} == {"john", "maria"}

@@ -39,6 +39,7 @@ from pi_memory.recall.hybrid import fuse_candidates
 from pi_memory.recall.postgres_lexical import TsLexical
 from pi_memory.recall.postgres_schema import connect, create_messages_table
 from pi_memory.recall.postgres_terms import create_term_counts, drop_term_counts, has_term_counts, term_counts_probe
+from pi_memory.recall.rerank import rerank_hits, reranks
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
 from pi_memory.recall.text import dense_query
 from pi_memory.recall.types import (
@@ -354,7 +355,9 @@ class PostgresIndex:
                     ).fetchall()
                 dense = {int(r[0]): float(r[1]) for r in rows}
             neighbours, cosines = self._neighbours(set(lexical) | set(dense), dense, vector)
-            ranked = fuse_candidates(lexical, dense, cosines, neighbours, top_k, self.config)
+            second_stage = reranks(self.config)
+            depth = max(top_k, self.config.rerank_depth) if second_stage else top_k
+            ranked = fuse_candidates(lexical, dense, cosines, neighbours, depth, self.config)
             if not ranked:
                 return []
             # each hit's own cosine read with its row: a lexical-only hit has none in ``cosines``
@@ -365,8 +368,10 @@ class PostgresIndex:
                     (vector, [s for s, _ in ranked]),
                 ).fetchall()
             }
-            return [hit_from_row(found[s][:-1], max(0.0, min(1.0, float(found[s][-1]))), score)
+            hits = [hit_from_row(found[s][:-1], max(0.0, min(1.0, float(found[s][-1]))), score)
                     for s, score in ranked if s in found]
+            # the same second stage as SQLite's (named author, period, session), over the fetched rows
+            return rerank_hits(query, hits, self.config, top_k) if second_stage else hits
 
     def _neighbours(
         self, seqs: set[int], dense: Mapping[int, float], vector: Any
