@@ -133,11 +133,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "recall/postgres_schema.py": "tests/recall", "recall/reindex.py": "tests/recall", "recall/rows.py": "tests/recall",
     "recall/safety.py": "tests/recall", "recall/sqlite_schema.py": "tests/recall", "recall/text.py": "tests/recall",
     "recall/types.py": "tests/recall",
-    "security/destinations.py": "tests/security", "security/engine.py": "tests/security",
-    "security/fragments.py": "tests/security", "security/index.py": "tests/security",
-    "security/matcher.py": "tests/security", "security/normalize.py": "tests/security",
-    "security/prefilter.py": "tests/security", "security/rule.py": "tests/security",
-    "security/threats.py": "tests/security",
 }
 
 
