@@ -129,10 +129,7 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "extensions/recall/standalone.py": "tests/integrations, tests/mcp/test_recall.py",
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
     # other folders' own work
-    "recall/embedders.py": "tests/recall", "recall/fusion.py": "tests/recall", "recall/hybrid.py": "tests/recall",
-    "recall/postgres_schema.py": "tests/recall", "recall/reindex.py": "tests/recall", "recall/rows.py": "tests/recall",
-    "recall/safety.py": "tests/recall", "recall/sqlite_schema.py": "tests/recall", "recall/text.py": "tests/recall",
-    "recall/types.py": "tests/recall",
+    "recall/postgres_schema.py": "tests/recall",
 }
 
 
