@@ -124,9 +124,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "cli/dream.py": "tests/extensions/test_cli_e2e.py, tests/cli/test_status.py",
     "cli/mcp.py": "tests/mcp (the real `pi-memory mcp`)",
     "cli/options.py": "tests/cli/test_main.py",
-    "extensions/decay/lifecycle.py": "tests/extensions/decay/test_tool.py",
-    "extensions/memory/agent.py": "tests/extensions/memory/test_dream.py",
-    "extensions/recall/standalone.py": "tests/integrations, tests/mcp/test_recall.py",
     "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
     # other folders' own work
     "recall/postgres_schema.py": "tests/recall",
