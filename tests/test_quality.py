@@ -124,7 +124,6 @@ NOT_YET_MIRRORED: dict[str, str] = {
     "cli/dream.py": "tests/extensions/test_cli_e2e.py, tests/cli/test_status.py",
     "cli/mcp.py": "tests/mcp (the real `pi-memory mcp`)",
     "cli/options.py": "tests/cli/test_main.py",
-    "integrations/langgraph_sql.py": "tests/integrations/test_langgraph.py",
     # other folders' own work
     "recall/postgres_schema.py": "tests/recall",
 }
