@@ -29,10 +29,11 @@ async def test_the_index_opens_on_the_first_call_and_searches_past_sessions(tmp_
     assert [t.name for t in tools] == ["search_memory", "get_important_memories"]
     search, important = tools
     try:
-        found = await search.run({"query": "where is the staging database?", "topK": 1})
-        assert found.structured_content["results"][0]["id"] == "old:1"
-        weighed = await important.run({"threshold": 0.0})
-        (memory,) = weighed.structured_content["memories"]
+        found = (await search.run({"query": "where is the staging database?", "topK": 1})).structured_content
+        assert found is not None and found["results"][0]["id"] == "old:1"
+        weighed = (await important.run({"threshold": 0.0})).structured_content
+        assert weighed is not None
+        (memory,) = weighed["memories"]
         assert memory["id"] == "old:1" and memory["accessCount"] == 1  # the search counted as an access
     finally:
         service = search.get_service()  # the one opened by the first call, shared by both tools
@@ -44,8 +45,8 @@ async def test_listing_the_tools_opens_nothing(tmp_path: Path) -> None:
     url = tmp_path / "new" / "recall.db"
     (search, _) = standalone_recall_tools({"url": str(url)})
     assert not url.parent.exists()
-    found = await search.run({"query": "anything"})
-    assert found.structured_content["results"] == [] and url.exists()
+    found = (await search.run({"query": "anything"})).structured_content
+    assert found is not None and found["results"] == [] and url.exists()
     service = search.get_service()
     assert service is not None
     shared.release(service)
