@@ -24,4 +24,5 @@ def test_sent_stays_inside_one_sentence() -> None:
 
 def test_alt_is_a_non_capturing_alternation() -> None:
     assert alt("x", "y") == "(?:x|y)"
-    assert re.fullmatch(alt("x", "y") + "z", "yz").groups() == ()
+    match = re.fullmatch(alt("x", "y") + "z", "yz")
+    assert match is not None and match.groups() == ()
