@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from e2e_helpers import write_memory, write_session  # noqa: F401  (re-exported for the extension tests)
 from peer_modules import load_test_module  # noqa: F401  (re-exported for the extension tests)
 from pi_memory.extensions.memory import MemoryExtension, memory_extension
 from pi_memory.host import HeadlessUI, SessionRuntime
@@ -24,12 +25,6 @@ from pi_memory.session import SessionManager
 TESTS = Path(__file__).resolve().parents[1]
 NO_DREAMS = {"dreaming": {"enabled": False}}
 DREAM_MODEL = {"provider": "scripted", "model": "dreamer"}
-
-
-def write_memory(directory: Path, memory: Iterable[str] = (), user: Iterable[str] = ()) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "MEMORY.md").write_text("\n§\n".join(memory), encoding="utf-8")
-    (directory / "USER.md").write_text("\n§\n".join(user), encoding="utf-8")
 
 
 class Harness:
@@ -106,27 +101,6 @@ def blocked_dreamer(gate: asyncio.Event) -> Callable[..., Any]:
 
 def guidance_count(prompt: str) -> int:
     return prompt.count(MEMORY_GUIDANCE)
-
-
-def write_session(session_dir: Path, cwd: str, turns: Iterable[tuple[str, str]], *, id: str | None = None,
-                  start_ms: int | None = None) -> str:
-    """A session file written by our SessionManager: user/assistant pairs, one second apart."""
-    import time
-
-    sm = SessionManager.create(cwd, str(session_dir), id=id)
-    clock = start_ms if start_ms is not None else int(time.time() * 1000) - 60_000
-    for user, assistant in turns:
-        clock += 1000
-        sm.append_message({"role": "user", "content": [{"type": "text", "text": user}], "timestamp": clock})
-        clock += 1000
-        sm.append_message({"role": "assistant", "content": [{"type": "text", "text": assistant}],
-                           "api": "scripted", "provider": "scripted", "model": "echo",
-                           "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2,
-                                     "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
-                           "stopReason": "stop", "timestamp": clock})
-    path = sm.get_session_file()
-    assert path is not None
-    return path
 
 
 def edit_session(path: str, edit: Callable[[dict[str, Any]], dict[str, Any]]) -> None:

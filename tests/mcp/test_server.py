@@ -178,20 +178,6 @@ async def test_settings_pick_the_store_and_flags_override_them(tmp_path: Path) -
     assert (tmp_path / "flag" / "MEMORY.md").read_text(encoding="utf-8") == "from the flag"
 
 
-def test_bad_settings_exit_2_with_the_key_to_fix(tmp_path: Path) -> None:
-    agent = tmp_path / ".pi" / "agent"
-    agent.mkdir(parents=True)
-    (agent / "settings.json").write_text(json.dumps({"pi-memory": {"backend": "postgres"}}), encoding="utf-8")
-    proc = subprocess.run([*SERVER_CMD], input="", capture_output=True, text=True, timeout=60,
-                          env=server_env(tmp_path))
-    assert proc.returncode == 2
-    assert proc.stdout == ""
-    assert "pi-memory.dsn" in proc.stderr
-    both = subprocess.run([*SERVER_CMD, "--dir", str(tmp_path), "--dsn", "postgresql://x@h/db"], input="",
-                          capture_output=True, text=True, timeout=60, env=server_env(tmp_path))
-    assert both.returncode == 2 and "not both" in both.stderr
-
-
 @pytest.mark.anyio
 async def test_a_trusted_projects_settings_choose_the_memory_as_in_chat(tmp_path: Path) -> None:
     """The server reads settings as ``pi-memory chat`` does in the same folder: a project's

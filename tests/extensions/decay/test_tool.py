@@ -1,63 +1,22 @@
 """The decay extension inside the real host: ``get_important_memories`` weighs by the guide's formula
-with access counts that ``search_memory`` really records (persisted in the index), and a
-configurable rate (settings section or extension config)."""
+with access counts that ``search_memory`` really records (persisted in the index). The rate's
+sources are in ``test_lifecycle.py``."""
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from recall_helpers import call, iso, make_runtime, seed, tool_results
 
 from pi_memory.extensions.decay import decay_extension
 from pi_memory.extensions.recall import recall_extension
-from pi_memory.host import HeadlessUI, SessionRuntime
-from pi_memory.providers import Reply, ScriptedProvider, scripted_model
 from pi_memory.recall import open_index
-from pi_memory.session import SessionManager
 
 pytestmark = pytest.mark.anyio
-
-
-async def make_runtime(tmp_path: Path, script: Sequence[Reply],
-                       *factories: Callable[..., Any]) -> tuple[SessionRuntime, ScriptedProvider]:
-    provider = ScriptedProvider(list(script))
-    sm = SessionManager.create(str(tmp_path), str(tmp_path / "sessions"))
-    runtime = await SessionRuntime.create(cwd=str(tmp_path), session_manager=sm, model=scripted_model(),
-                                          provider=provider, factories=factories, ui=HeadlessUI(),
-                                          use_entry_points=False, discover=False)
-    return runtime, provider
-
-
-def call(name: str, **args: Any) -> Reply:
-    return {"tool_calls": [{"name": name, "arguments": args}]}
-
-
-def tool_results(sm: SessionManager) -> list[dict[str, Any]]:
-    return [e["message"] for e in sm.get_entries() if e["type"] == "message" and e["message"]["role"] == "toolResult"]
-
-
-def iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def seed(url: str, days_old: float) -> None:
-    """An earlier session's messages, as ``pi-memory recall index`` would have stored them."""
-    then = iso(datetime.now(UTC) - timedelta(days=days_old))
-    index = open_index(url)
-    try:
-        index.add([
-            {"id": "old:1", "text": "The office wifi password is stored in the team vault.", "role": "user",
-             "timestamp": then, "session_id": "old"},
-            {"id": "old:2", "text": "My sister's birthday is on the ninth of May.", "role": "user",
-             "timestamp": then, "session_id": "old"},
-        ])
-    finally:
-        index.close()
 
 
 async def test_weights_change_after_accesses_and_the_counts_persist(tmp_path: Path) -> None:
@@ -100,28 +59,6 @@ async def test_weights_change_after_accesses_and_the_counts_persist(tmp_path: Pa
         assert datetime.now(UTC) - last < timedelta(minutes=5)
     finally:
         index.close()
-
-
-@pytest.mark.parametrize("where", ["settings", "config"])
-async def test_the_rate_is_configurable(tmp_path: Path, _isolated_home: Path, where: str) -> None:
-    url = str(tmp_path / "recall.db")
-    seed(url, days_old=30)  # default rate: weight 0.93; at 0.001/h: exp(-0.72) = 0.49
-    config: dict[str, Any] = {"url": url}
-    decay_config = dict(config)
-    if where == "settings":
-        agent = _isolated_home / ".pi" / "agent"
-        agent.mkdir(parents=True, exist_ok=True)
-        (agent / "settings.json").write_text(json.dumps({"pi-memory-recall": {"decayRate": "0.001"}}))
-    else:
-        decay_config["rate"] = 0.001
-
-    rt, _ = await make_runtime(tmp_path, [call("get_important_memories", threshold=0.0), "ok"],
-                               lambda pi: decay_extension(pi, decay_config))
-    await rt.prompt("What matters?")
-    (result,) = tool_results(rt.session_manager)
-    await rt.shutdown()
-    assert result["details"]["rate"] == 0.001
-    assert [m["weight"] for m in result["details"]["memories"]] == pytest.approx([math.exp(-0.72)] * 2, abs=1e-3)
 
 
 async def test_blocked_memories_keep_their_id_but_not_their_text(tmp_path: Path) -> None:
