@@ -144,6 +144,18 @@ class RuleIndex:
         return automaton
 
     @cached_property
+    def shadowed(self) -> tuple[tuple[int, ...], ...]:
+        """Per rule (rule order): the later rules with the same id. Findings keep an id's first
+        rule in table order, so once a rule hits, these can no longer change a result."""
+        later: dict[str, list[int]] = {}
+        out: list[tuple[int, ...]] = [()] * len(self.rules)
+        for i in range(len(self.rules) - 1, -1, -1):
+            same = later.setdefault(self.rules[i].id, [])
+            out[i] = tuple(same)
+            same.insert(0, i)
+        return tuple(out)
+
+    @cached_property
     def rule_ids(self) -> dict[str, tuple[int, ...]]:
         """Anchor key -> indices (rule order) of the rules it reaches."""
         return {k: tuple(self.order[id(r)] for r in rules) for k, rules in self.by_anchor.items()}
