@@ -24,6 +24,10 @@ _MAX_TRIES = 24
 # characters of window (each costs a str.find; measured on the corpus mix and on source code).
 _WIDE_WINDOW = 250
 _CHARS_PER_START = 8
+# A regex ``re`` cannot skip ahead in (it opens with ``\b`` or a look-behind) is tried at every
+# position, so for it the walk pays from 100 characters and one start per 4 (measured the same way).
+_BLIND_WINDOW = 100
+_BLIND_CHARS_PER_START = 4
 
 
 def run_rules(
@@ -50,10 +54,11 @@ def run_rules(
         candidates_of = _candidates(index, found, skip)
         shadowed = index.shadowed
         dead: set[int] = set()
+        masks, present = needs.masks, needs.present
         # Rule order, so that a hit rules out the later rules of its id before they run.
         for i in sorted(candidates_of):
-            if i in dead:
-                continue
+            if i in dead or (masks is not None and masks[i] & present != masks[i]):
+                continue  # decided by an earlier hit, or a need is missing from the view
             hit = _first_hit(state, index.rules[i], i, candidates_of[i], needs, work)
             if hit is not None:
                 hits.append(hit)
@@ -196,7 +201,10 @@ def _partner_positions(index: RuleIndex, found: list[tuple[int, str]]) -> dict[s
 def _evaluate(r: Rule, view: str, lo: int, hi: int) -> tuple[int, int] | None:
     """First match of ``r`` in ``view[lo:hi]`` that survives its veto and check."""
     pattern = r.pattern
-    if hi - lo >= _WIDE_WINDOW and r.starts and len(r.starts) * _CHARS_PER_START <= hi - lo:
+    width = hi - lo
+    if width >= _WIDE_WINDOW and r.starts and len(r.starts) * _CHARS_PER_START <= width:
+        return _evaluate_at_starts(r, view, lo, hi)
+    if width >= _BLIND_WINDOW and not r.scans_ahead and r.starts and len(r.starts) * _BLIND_CHARS_PER_START <= width:
         return _evaluate_at_starts(r, view, lo, hi)
     m = pattern.search(view, lo, hi)
     attempts = 0
