@@ -224,6 +224,9 @@ def find_anchors(index: RuleIndex, view: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in index.finder.finditer(titled)]
 
 
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
 def _automaton_anchors(automaton: Any, titled: str) -> list[tuple[int, str]]:
     """Replay the trie regex's choices over the automaton's overlapping occurrences: a
     whole-word key must not be followed by a letter (``[^\\W\\d_]``, which is exactly
@@ -231,10 +234,12 @@ def _automaton_anchors(automaton: Any, titled: str) -> list[tuple[int, str]]:
     every start inside it."""
     best: dict[int, tuple[int, str]] = {}
     last = len(titled) - 1
+    letters = _ASCII_LETTERS
     for end, (key, size, stem) in automaton.iter(titled):
         if not stem and end < last:
             c = titled[end + 1]
-            if c.isalnum() and not c.isdecimal():
+            # ASCII first: a set lookup, not two method calls ("Use" in "User" is the usual case)
+            if c in letters or (c > "\x7f" and c.isalnum() and not c.isdecimal()):
                 continue
         # Occurrences arrive in order of their end, so a later one at the same start is longer.
         best[end - size + 1] = (size, key)
