@@ -224,6 +224,33 @@ def find_anchors(index: RuleIndex, view: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in index.finder.finditer(titled)]
 
 
+_start_automata: dict[Need, Any] = {}
+
+
+def start_positions(starts: Need, view: str, lo: int, hi: int) -> list[int]:
+    """Sorted positions in ``view[lo:hi]`` where one of ``starts`` begins (and fits).
+
+    With ``pyahocorasick`` one automaton pass over the window (built once per start set)
+    replaces a ``str.find`` per start string: four times faster for a rule with ~40 of them."""
+    if _use_automaton:
+        hi = min(hi, len(view))  # the automaton does not clamp its end as str.find does
+        automaton = _start_automata.get(starts)
+        if automaton is None:
+            automaton = _start_automata[starts] = _ahocorasick.Automaton()
+            for s in starts:
+                automaton.add_word(s, len(s))
+            automaton.make_automaton()
+        return sorted({end - size + 1 for end, size in automaton.iter(view, lo, hi)})
+    find = view.find
+    positions: set[int] = set()
+    for s in starts:
+        i = find(s, lo, hi)
+        while i >= 0:
+            positions.add(i)
+            i = find(s, i + 1, hi)
+    return sorted(positions)
+
+
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 

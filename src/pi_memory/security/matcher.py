@@ -16,7 +16,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from pi_memory.security.index import RuleIndex, automaton_enabled, find_anchors
+from pi_memory.security.index import RuleIndex, automaton_enabled, find_anchors, start_positions
 from pi_memory.security.rule import Hit, Rule
 
 _MAX_TRIES = 24
@@ -224,17 +224,11 @@ def _evaluate_at_starts(r: Rule, view: str, lo: int, hi: int) -> tuple[int, int]
     Every match begins with one of those strings, and ``match`` at a position behaves as
     ``search`` does there, so walking those positions in order finds the same matches. Many
     rule regexes open with ``\\b`` or a look-behind, which leaves ``re`` no prefix to scan for:
-    on a wide window ``str.find`` is much cheaper than trying every position."""
-    find = view.find
-    positions: set[int] = set()
-    for s in r.starts:
-        i = find(s, lo, hi)
-        while i >= 0:
-            positions.add(i)
-            i = find(s, i + 1, hi)
+    on a wide window finding the start strings (``index.start_positions``) is much cheaper than
+    trying every position."""
     match = r.pattern.match
     attempts = 0
-    for start in sorted(positions):
+    for start in start_positions(r.starts, view, lo, hi):
         m = match(view, start, hi)
         if m is None:
             continue
