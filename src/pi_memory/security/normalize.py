@@ -107,8 +107,7 @@ def fold(text: str, confusables: bool = True) -> str:
         if _ASCII_CONTROLS.search(text) is not None:
             text = _ASCII_CONTROLS.sub("", text)
         return text.lower()
-    if _IGNORABLE.search(text) is not None:
-        text = _IGNORABLE.sub("", text)
+    text = _IGNORABLE.sub("", text)  # one pass: a search first only pays when most texts have none
     if _HAS_QUOTES.search(text) is not None:
         text = text.translate(_QUOTES)
     text = unicodedata.normalize("NFKC", text).casefold()
