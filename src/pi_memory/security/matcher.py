@@ -138,11 +138,13 @@ def _first_hit(
     state: _View, r: Rule, i: int, candidates: list[int], needs: _Needs, work: list[int]
 ) -> Hit | None:
     """``r``'s first accepted match over its anchor positions, within the try budget."""
-    wanted = needs.wanted(i)
     view = state.text
-    if wanted is None or (r.requires is not None and r.requires not in view):
+    if r.requires is not None and r.requires not in view:
         return None
-    near = state.partners_near(r)
+    wanted = needs.wanted(i) if needs.windows and needs.windows[i] else []
+    if wanted is None:
+        return None
+    near = state.partners_near(r) if r.partners else None
     if near is not None and not near:
         return None
     n = len(view)
