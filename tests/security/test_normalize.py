@@ -69,3 +69,10 @@ def test_leet_word_test_equals_the_token_scan(text: str, vocabulary: frozenset[s
 @given(TEXT)
 def test_mixed_token_folding_equals_the_plain_substitution(text: str) -> None:
     assert n._fold_mixed_tokens(text) == n._MIXED_TOKEN.sub(n._fold_token, text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_rare_character_first_gates_agree_with_the_plain_hints(text: str) -> None:
+    assert (n._LAYOUT_GATE.search(text) is None) == (n._LAYOUT_HINT.search(text) is None)
+    assert (n._LEET_SYMBOL.search(text) is None) == (n._LEET_HINT.search(text) is None)

@@ -16,7 +16,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from pi_memory.security.index import RuleIndex, automaton_enabled, find_anchors
+from pi_memory.security.index import RuleIndex, automaton_enabled, find_anchors, start_positions
 from pi_memory.security.rule import Hit, Rule
 
 _MAX_TRIES = 24
@@ -24,14 +24,21 @@ _MAX_TRIES = 24
 # characters of window (each costs a str.find; measured on the corpus mix and on source code).
 _WIDE_WINDOW = 250
 _CHARS_PER_START = 8
+# A regex ``re`` cannot skip ahead in (it opens with ``\b`` or a look-behind) is tried at every
+# position, so for it the walk pays from 100 characters and one start per 4 (measured the same way).
+_BLIND_WINDOW = 100
+_BLIND_CHARS_PER_START = 4
 
 
 def run_rules(
     index: RuleIndex, view: str, counter: list[int] | None = None, skip: set[int] | None = None
 ) -> list[Hit]:
-    """Evaluate the index over ``view``; at most one hit per rule, in no particular order.
+    """Evaluate the index over ``view``; at most one hit per rule, in rule order.
 
-    Rules whose ``id()`` is in ``skip`` are not evaluated (the caller already has a hit for them).
+    Rules whose ``id()`` is in ``skip`` are not evaluated (the caller already has a hit for them,
+    or for an earlier rule of the same id). A rule is not evaluated either once an earlier rule
+    of its id has hit in this view (:attr:`RuleIndex.shadowed`): findings report an id's first
+    rule only, so on threat text most of the ~30 rules of a busy id never run.
 
     Each rule reached by an anchor walks its own anchor positions in order: partners nearby,
     then at most ``_MAX_TRIES`` bounded windows, then one last bounded search to the end of the
@@ -44,10 +51,18 @@ def run_rules(
     if found:
         needs = _Needs.of(index, view)
         state = _View(index, view, found)
-        for i, candidates in _candidates(index, found, skip).items():
-            hit = _first_hit(state, index.rules[i], i, candidates, needs, work)
+        candidates_of = _candidates(index, found, skip)
+        shadowed = index.shadowed
+        dead: set[int] = set()
+        masks, present = needs.masks, needs.present
+        # Rule order, so that a hit rules out the later rules of its id before they run.
+        for i in sorted(candidates_of):
+            if i in dead or (masks is not None and masks[i] & present != masks[i]):
+                continue  # decided by an earlier hit, or a need is missing from the view
+            hit = _first_hit(state, index.rules[i], i, candidates_of[i], needs, work)
             if hit is not None:
                 hits.append(hit)
+                dead.update(shadowed[i])
     if counter is not None:
         counter[0] += work[0]
     return hits
@@ -123,11 +138,13 @@ def _first_hit(
     state: _View, r: Rule, i: int, candidates: list[int], needs: _Needs, work: list[int]
 ) -> Hit | None:
     """``r``'s first accepted match over its anchor positions, within the try budget."""
-    wanted = needs.wanted(i)
     view = state.text
-    if wanted is None or (r.requires is not None and r.requires not in view):
+    if r.requires is not None and r.requires not in view:
         return None
-    near = state.partners_near(r)
+    wanted = needs.wanted(i) if needs.windows and needs.windows[i] else []
+    if wanted is None:
+        return None
+    near = state.partners_near(r) if r.partners else None
     if near is not None and not near:
         return None
     n = len(view)
@@ -186,7 +203,10 @@ def _partner_positions(index: RuleIndex, found: list[tuple[int, str]]) -> dict[s
 def _evaluate(r: Rule, view: str, lo: int, hi: int) -> tuple[int, int] | None:
     """First match of ``r`` in ``view[lo:hi]`` that survives its veto and check."""
     pattern = r.pattern
-    if hi - lo >= _WIDE_WINDOW and r.starts and len(r.starts) * _CHARS_PER_START <= hi - lo:
+    width = hi - lo
+    if width >= _WIDE_WINDOW and r.starts and len(r.starts) * _CHARS_PER_START <= width:
+        return _evaluate_at_starts(r, view, lo, hi)
+    if width >= _BLIND_WINDOW and not r.scans_ahead and r.starts and len(r.starts) * _BLIND_CHARS_PER_START <= width:
         return _evaluate_at_starts(r, view, lo, hi)
     m = pattern.search(view, lo, hi)
     attempts = 0
@@ -206,17 +226,11 @@ def _evaluate_at_starts(r: Rule, view: str, lo: int, hi: int) -> tuple[int, int]
     Every match begins with one of those strings, and ``match`` at a position behaves as
     ``search`` does there, so walking those positions in order finds the same matches. Many
     rule regexes open with ``\\b`` or a look-behind, which leaves ``re`` no prefix to scan for:
-    on a wide window ``str.find`` is much cheaper than trying every position."""
-    find = view.find
-    positions: set[int] = set()
-    for s in r.starts:
-        i = find(s, lo, hi)
-        while i >= 0:
-            positions.add(i)
-            i = find(s, i + 1, hi)
+    on a wide window finding the start strings (``index.start_positions``) is much cheaper than
+    trying every position."""
     match = r.pattern.match
     attempts = 0
-    for start in sorted(positions):
+    for start in start_positions(r.starts, view, lo, hi):
         m = match(view, start, hi)
         if m is None:
             continue

@@ -66,6 +66,9 @@ _SPACED = re.compile(r"\b(?<![\w.])(?:[a-z] ){3,}[a-z](?!\w)")
 _HYPHENATED = re.compile(r"\b(?<![\w.-])(?:[a-z]-){3,}[a-z](?![\w-])")
 _DOTTED = re.compile(r"\b(?<![\w.])(?:[a-z]\.){3,}[a-z](?![\w])")
 _LAYOUT_HINT = re.compile(r"[a-z][ .-][a-z][ .-][a-z][ .-][a-z]")
+# Matches wherever _LAYOUT_HINT does (one character later): opening on the separator lets ``re``
+# skip the letters at C speed instead of trying the pattern at every one of them.
+_LAYOUT_GATE = re.compile(r"[ .-][a-z][ .-](?<=[a-z][ .-][a-z][ .-])[a-z][ .-][a-z]")
 # Identifier-shaped phrases: snake_case, kebab or slash-joined words, CamelCase (3+ words).
 _JOINED = re.compile(r"(?<![\w/])[A-Za-z]{2,}(?:[_/][A-Za-z]{2,}){2,}(?![\w/])|\b(?:[A-Z][a-z]+){3,}\b")
 _CAMEL_HINT = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+[A-Z]")  # capital first: rarer, so re skips ahead
@@ -80,6 +83,8 @@ _ESCAPE_HINT = re.compile(r"\\[xu][0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}|&(?:#[0-9]{2,7}
 _CHAR_ESCAPE = re.compile(r"\\x([0-9A-Fa-f]{2})|\\u([0-9A-Fa-f]{4})")
 
 _LEET_HINT = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
+# The digit or symbol of every _LEET_HINT pair: the rare character first, so ``re`` skips ahead.
+_LEET_SYMBOL = re.compile(r"[0-9@$](?:(?<=[a-z][0-9@$])|(?=[a-z]))")
 _LEET_TOKEN = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*?(?:[a-z][0-9@$]|[0-9@$][a-z]))[a-z0-9@$]++")
 _LEET_RUN = re.compile(r"[a-z0-9@$]*+")
 _LEET_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$")
@@ -102,8 +107,7 @@ def fold(text: str, confusables: bool = True) -> str:
         if _ASCII_CONTROLS.search(text) is not None:
             text = _ASCII_CONTROLS.sub("", text)
         return text.lower()
-    if _IGNORABLE.search(text) is not None:
-        text = _IGNORABLE.sub("", text)
+    text = _IGNORABLE.sub("", text)  # one pass: a search first only pays when most texts have none
     if _HAS_QUOTES.search(text) is not None:
         text = text.translate(_QUOTES)
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -161,7 +165,7 @@ def has_ignorable(text: str) -> bool:
 
 def layout_view(folded: str) -> str | None:
     """Undo line-break, quote-split and letter-spacing tricks; ``None`` if nothing to undo."""
-    hint = _LAYOUT_HINT.search(folded) is not None
+    hint = _LAYOUT_GATE.search(folded) is not None
     if (
         "-\n" not in folded and "\\\n" not in folded and "''" not in folded and '""' not in folded
         and "- \n" not in folded and not hint
@@ -177,7 +181,7 @@ def layout_view(folded: str) -> str | None:
     if "''" in out or '""' in out:
         out = _QUOTE_SPLIT.sub("", out)
     if out != folded:  # a join can create a letter run ("a b \\<newline>c d"): look again
-        hint = _LAYOUT_HINT.search(out) is not None
+        hint = _LAYOUT_GATE.search(out) is not None
     if hint:  # both letter-run shapes contain a _LAYOUT_HINT match
         out = _SPACED.sub(lambda m: m.group().replace(" ", ""), out)
         out = _DOTTED.sub(lambda m: m.group().replace(".", ""), out)
@@ -215,8 +219,8 @@ def unescaped_view(text: str) -> str | None:
     """The lines with ``\\xHH``/``\\uHHHH`` escapes, URL-encoding or HTML entities, decoded in
     place (folded); ``None`` when there are none. Runs of 8+ escapes are also decoded on their
     own by :func:`decoded_views`; this view catches a few escaped letters inside a sentence."""
-    if _ESCAPE_HINT.search(text) is None:
-        return None
+    if ("\\" not in text and "%" not in text and "&" not in text) or _ESCAPE_HINT.search(text) is None:
+        return None  # every escape starts with one of those three: str's find is faster than re
     lines = []
     for line in text.split("\n"):
         if _ESCAPE_HINT.search(line) is None:
@@ -239,7 +243,7 @@ def leet_view(folded: str, vocabulary: frozenset[str] = frozenset()) -> str | No
     if vocabulary:
         if not _has_leet_word(folded, vocabulary):
             return None
-    elif _LEET_HINT.search(folded) is None:
+    elif _LEET_SYMBOL.search(folded) is None:
         return None
     out = _LEET_TOKEN.sub(lambda m: m.group().translate(_LEET), folded)
     return out if out != folded else None
@@ -250,9 +254,10 @@ def _has_leet_word(folded: str, vocabulary: frozenset[str]) -> bool:
 
     Same answer as testing every ``_LEET_TOKEN.findall`` token, without running that
     lookahead-per-position regex over the whole text: every such token is the maximal
-    ``[a-z0-9@$]`` run around a letter/digit adjacency, and ``_LEET_HINT`` finds one in each."""
+    ``[a-z0-9@$]`` run around a letter/digit adjacency, and ``_LEET_SYMBOL`` finds the digit or
+    symbol of each adjacency."""
     covered = 0
-    for m in _LEET_HINT.finditer(folded):
+    for m in _LEET_SYMBOL.finditer(folded):
         i = m.start()
         if i < covered:
             continue
@@ -290,7 +295,7 @@ def decoded_views(raw: str, folded: str) -> list[tuple[str, str]]:
             text = unquote(blob) if blob.startswith("%") else _printable(bytes.fromhex(blob.replace("\\x", "")))
             if text and _mostly_printable(text):
                 views.append(("escaped", text))
-    if _ROT13_HINT.search(folded) is not None:
+    if ("rot" in folded or "caesar" in folded) and _ROT13_HINT.search(folded) is not None:
         views.append(("rot13", codecs.decode(folded, "rot13")))
     return views
 

@@ -172,6 +172,29 @@ def prefixes(source: str, flags: int = 0) -> Need:
     return tuple(sorted(kept)) if len(kept) <= _MAX_STARTS else ()
 
 
+def scans_ahead(source: str, flags: int = 0) -> bool:
+    """Can ``re`` skip to where a match may begin (a literal or character-set first item)?
+
+    ``re`` scans for a pattern's leading literal or character set in C; a pattern that opens
+    with ``\\b`` or a look-behind (or a branch that does) is tried at every position instead.
+    ``True`` when unknown: the answer only picks a search strategy."""
+    found = _analyse(source, flags, _opens_with_char)
+    return True if found is None else found
+
+
+def _opens_with_char(items: list[tuple[Any, Any]]) -> bool:
+    if not items:
+        return False
+    op, av = items[0]
+    if op in (_c.LITERAL, _c.IN):
+        return True
+    if op is _c.SUBPATTERN:
+        return not av[1] & re.IGNORECASE and _opens_with_char(list(av[3]))
+    if op is _c.BRANCH:
+        return all(_opens_with_char(list(b)) for b in av[1])
+    return False
+
+
 def _prefix_seq(items: list[tuple[Any, Any]]) -> set[str] | None:
     run: set[str] = {""}
     for op, av in items:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from pi_memory.security.prefilter import Need, needs, prefixes
+from pi_memory.security.prefilter import Need, needs, prefixes, scans_ahead
 
 ALL, CONTEXT, STRICT = 0, 1, 2
 SCOPE_LEVELS: dict[str, int] = {"all": ALL, "context": CONTEXT, "strict": STRICT}
@@ -58,6 +58,11 @@ class Rule:
     def starts(self) -> Need:
         """Strings every match starts with (``prefilter.prefixes``), for wide-window searches."""
         return prefixes(self.source)
+
+    @cached_property
+    def scans_ahead(self) -> bool:
+        """Does ``re`` skip ahead to this regex's first character (``prefilter.scans_ahead``)?"""
+        return scans_ahead(self.source)
 
     @cached_property
     def needs(self) -> tuple[Need, ...]:

@@ -145,13 +145,16 @@ def _rule_findings(
 ) -> list[Finding]:
     """Pattern findings in rule-table order, each id once (a rule's first hit over the views wins)."""
     index = _index(level, False)
+    rules, shadowed = index.rules, index.shadowed
     hits: dict[int, tuple[Hit, str, bool]] = {}
-    # A rule's first hit wins, so later views only evaluate the rules still without one.
+    # A rule's first hit wins, and an id's first rule in table order wins over its later ones:
+    # later views only evaluate the rules that could still change a finding.
     have: set[int] = set()
     for name, view, keeps_offsets in views:
         for hit in run_rules(index, view, counter, have):
             hits[id(hit.rule)] = (hit, name, keeps_offsets)
             have.add(id(hit.rule))
+            have.update(id(rules[j]) for j in shadowed[index.order[id(hit.rule)]])
     leet = normalize.leet_view(folded, _leet_vocabulary())
     if leet is not None:
         for hit in run_rules(_index(level, True), leet, counter, have):

@@ -93,12 +93,13 @@ class UnicodeReport:
 def inspect(text: str) -> UnicodeReport:
     """Classify every suspect code point of ``text`` (see the module docstring)."""
     report = UnicodeReport()
-    if _SUSPECT.search(text) is None:
+    first = _SUSPECT.search(text)
+    if first is None:
         return report
     ctx = _Context(text)
     seen: set[int] = set()
     longest = 0
-    for run in _SUSPECT_RUN.finditer(text):
+    for run in _SUSPECT_RUN.finditer(text, first.start()):  # nothing suspect before the first
         i, stop = run.span()
         longest = max(longest, stop - i)
         while i < stop:
