@@ -11,7 +11,7 @@ import pytest
 
 from peer_modules import load_test_module
 
-seed = load_test_module("ui/uidata_seed.py")
+fixtures = load_test_module("ui/uidata_fixtures.py")
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ SCRIPTED = {"pi-memory": {"dreaming": {"model": {"provider": "scripted", "model"
 
 
 def _seeded(ui_server: Callable[..., Any], settings: dict[str, Any] | None) -> Any:
-    return ui_server(settings=settings, seed=lambda server: seed.seed(server.agent_dir, index=False))
+    return fixtures.seeded_ui_server(ui_server, index=False, settings=settings)
 
 
 def test_dream_now_shows_progress_and_its_report(ui_server: Callable[..., Any], browser_page: Callable[..., Any],

@@ -10,23 +10,16 @@ import pytest
 
 from peer_modules import load_test_module
 
-seed = load_test_module("ui/uidata_seed.py")
+fixtures = load_test_module("ui/uidata_fixtures.py")
+INERT = fixtures.INERT
+seed = fixtures.seed_module
 
 pytestmark = pytest.mark.browser
-
-INERT = "script, img, iframe, object, embed, a[href^='javascript'], [onerror], [onload]"
 
 
 @pytest.fixture
 def seeded_server(ui_server: Callable[..., Any]) -> Any:
-    box: dict[str, Any] = {}
-
-    def prepare(server: Any) -> None:
-        box["seeded"] = seed.seed(server.agent_dir)
-
-    server = ui_server(seed=prepare)
-    server.seeded = box["seeded"]
-    return server
+    return fixtures.seeded_ui_server(ui_server)
 
 
 def _search(page: Any, text: str) -> None:
