@@ -38,7 +38,8 @@ def late_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return "pi_memory_late_cmds"
 
 
-def test_another_command_imports_nothing_and_help_shows_the_lazy_ones(late_module: str) -> None:
+def _demo_app(late_module: str) -> typer.Typer:
+    """A group with one registered command (``now``) and two lazy ones from ``late_module``."""
     app = command_group("demo", "A demo.", cls=lazy_group({"greet": f"{late_module}:greet",
                                                             "tools": f"{late_module}:tools"}))
 
@@ -49,6 +50,12 @@ def test_another_command_imports_nothing_and_help_shows_the_lazy_ones(late_modul
     @app.command("now")
     def now() -> None:
         print("registered")
+
+    return app
+
+
+def test_another_command_imports_nothing_and_help_shows_the_lazy_ones(late_module: str) -> None:
+    app = _demo_app(late_module)
 
     assert CliRunner().invoke(app, ["now"]).output == "registered\n" and late_module not in sys.modules
     result = CliRunner().invoke(app, ["--help"])
@@ -57,16 +64,7 @@ def test_another_command_imports_nothing_and_help_shows_the_lazy_ones(late_modul
 
 
 def test_a_lazy_command_or_sub_app_runs_as_if_registered(late_module: str) -> None:
-    app = command_group("demo", "A demo.", cls=lazy_group({"greet": f"{late_module}:greet",
-                                                            "tools": f"{late_module}:tools"}))
-
-    @app.callback()
-    def main() -> None:
-        """A demo group."""
-
-    @app.command("now")
-    def now() -> None:
-        print("registered")
+    app = _demo_app(late_module)
 
     assert CliRunner().invoke(app, ["greet", "--name", "pi"]).output == "hello pi\n"
     assert CliRunner().invoke(app, ["tools", "count", "3"]).output == "[0, 1, 2]\n"
