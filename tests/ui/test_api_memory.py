@@ -55,6 +55,17 @@ def test_a_poisoned_entry_is_refused_with_the_scanners_reason(server: Any) -> No
     assert not server.memory_file.exists()
 
 
+def test_a_poisoned_replacement_is_refused_with_the_findings_on_the_new_text(server: Any) -> None:
+    with server.client() as client:
+        assert client.post("/api/memory/add", json={"target": "memory", "content": "the build uses make"}).is_success
+        before = server.memory_file.read_bytes()
+        answer = client.post("/api/memory/replace", json={"target": "memory", "old": "build uses make", "new": POISON})
+    assert answer.status_code == 422
+    result = answer.json()
+    assert result["success"] is False and any(f["id"] == "prompt_injection" for f in result["findings"])
+    assert server.memory_file.read_bytes() == before
+
+
 def test_an_over_budget_entry_says_so(server: Any) -> None:
     with server.client() as client:
         assert client.post("/api/memory/add", json={"target": "memory", "content": "x" * 100}).status_code == 200

@@ -152,33 +152,27 @@ def routes(config: UiConfig) -> list[BaseRoute]:
         raws = await run_in_threadpool(read_raws, config.store())
         return JSONResponse({"success": True, "version": memory_version(raws)})
 
-    async def add(request: Request) -> JSONResponse:
+    async def write(request: Request, method: str, fields: tuple[str, ...], scanned: str | None) -> JSONResponse:
+        """One write from the page: the store's own ``method`` with the body's ``fields`` (the
+        tools' rules); a blocked write also names the scanner's findings on ``scanned``."""
         try:
-            body = await json_body(request, "target", "content")
+            body = await json_body(request, *fields)
         except BadRequest as exc:
             return bad_request(exc)
-        result = await run_in_threadpool(config.store().add, body["target"], body["content"])
-        if _blocked(result):
-            result["findings"] = scanner_findings(body["content"])
+        operation = getattr(config.store(), method)
+        result = await run_in_threadpool(operation, *(body[name] for name in fields))
+        if scanned is not None and _blocked(result):
+            result["findings"] = scanner_findings(body[scanned])
         return result_response(result)
+
+    async def add(request: Request) -> JSONResponse:
+        return await write(request, "add", ("target", "content"), "content")
 
     async def replace(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, "target", "old", "new")
-        except BadRequest as exc:
-            return bad_request(exc)
-        result = await run_in_threadpool(config.store().replace, body["target"], body["old"], body["new"])
-        if _blocked(result):
-            result["findings"] = scanner_findings(body["new"])
-        return result_response(result)
+        return await write(request, "replace", ("target", "old", "new"), "new")
 
     async def remove(request: Request) -> JSONResponse:
-        try:
-            body = await json_body(request, "target", "old")
-        except BadRequest as exc:
-            return bad_request(exc)
-        result = await run_in_threadpool(config.store().remove, body["target"], body["old"])
-        return result_response(result)
+        return await write(request, "remove", ("target", "old"), None)
 
     return [
         Route("/memory", state, methods=["GET"]),
