@@ -173,3 +173,15 @@ def test_layout_fits_the_screen(server: Any, browser_page: Callable[..., Any], w
     page.locator("#nav a", has_text="Drift").click()
     page.wait_for_selector('main[data-page="drift"]')
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def test_paths_under_the_home_directory_are_shown_from_tilde(server: Any, browser_page: Callable[..., Any]) -> None:
+    # The server runs with HOME=server.home, so the memory directory is <home>/.pi/agent/memories:
+    # the page writes it as ~/.pi/agent/memories and keeps the full path for hovering.
+    page = browser_page(server)
+    memory_file = page.locator('section[data-target="memory"] .where')
+    expect(memory_file).to_have_text("~/.pi/agent/memories/MEMORY.md")
+    assert memory_file.get_attribute("title") == str(server.memory_dir / "MEMORY.md")
+    expect(page.locator("#memory-backend")).to_have_text("File backend · ~/.pi/agent/memories")
+    expect(page.locator("#backend")).to_have_text("Files · ~/.pi/agent/memories")
+    assert str(server.home) not in page.locator("body").inner_text()

@@ -55,6 +55,7 @@ def create_app(config: UiConfig, token: str) -> Starlette:
 
         store = config.store()
         return JSONResponse({"version": __version__, "pages": pages, "cwd": str(config.cwd),
+                             "home": str(Path.home()),
                              "backend": "file" if store.dir is not None else "postgres",
                              "where": describe_store(store), "warnings": config.warnings})
 

@@ -169,11 +169,38 @@ async function route() {
   if (!controller.signal.aborted) root.dataset.page = page;
 }
 
+let infoAnswer = null;
+
+/** The server's /api/info answer ({ok, status, data}), fetched once per page load. */
+export function serverInfo() {
+  if (!infoAnswer) infoAnswer = api("/api/info");
+  return infoAnswer;
+}
+
+/** `text` with the user's home directory written as `~` (paths stay short and readable; screenshots
+ * show no user name). Sets the node's text, and its title to the full text so hovering shows it. */
+export async function showPath(node, text) {
+  const full = String(text);
+  const { ok, data } = await serverInfo();
+  const home = ok && data.home && data.home !== "/" ? String(data.home).replace(/\/+$/, "") : "";
+  const short = !home ? full : full === home ? "~" : full.split(home + "/").join("~/");
+  node.textContent = short;
+  if (short !== full) node.title = full;
+  else node.removeAttribute("title");
+}
+
+/** el(tag, attrs, text) whose text is a path shown the showPath() way. */
+export function pathNode(tag, attrs, text) {
+  const node = el(tag, attrs, String(text));
+  showPath(node, text);
+  return node;
+}
+
 async function showBackend() {
-  const { ok, data } = await api("/api/info");
+  const { ok, data } = await serverInfo();
   const where = document.getElementById("backend");
   // A PostgreSQL store describes itself ("PostgreSQL user@host:port/db, namespace ns"); files are a directory.
-  if (ok && where) where.textContent = data.backend === "file" ? `Files · ${data.where}` : data.where;
+  if (ok && where) await showPath(where, data.backend === "file" ? `Files · ${data.where}` : data.where);
 }
 
 window.addEventListener("hashchange", route);

@@ -1,7 +1,7 @@
 // Memory: MEMORY.md and USER.md side by side, with usage, entries, and add / edit / remove.
 // Every write goes to the store (the tools' rules); a refusal shows the store's own message.
 // Entries are text: they reach the DOM only through el() (textContent), never as HTML.
-import { el } from "../app.js";
+import { el, showPath } from "../app.js";
 
 const POLL_MS = 1500;
 
@@ -23,7 +23,7 @@ export async function render(root, params, ctx) {
       return;
     }
     version = data.version;
-    backendLine.textContent = data.backend === "file" ? `File backend · ${data.where}` : `Shared memory · ${data.where}`;
+    showPath(backendLine, data.backend === "file" ? `File backend · ${data.where}` : `Shared memory · ${data.where}`);
     backendLine.dataset.backend = data.backend;
     for (const target of data.targets) {
       if (!cards[target.target]) {
@@ -156,7 +156,7 @@ export async function render(root, params, ctx) {
     }
 
     function update(state) {
-      where.textContent = state.location;
+      showPath(where, state.location);
       usageText.textContent = `${state.chars.toLocaleString("en")} / ${state.limit.toLocaleString("en")} chars (${state.percent}%)`;
       bar.value = state.percent;
       bar.className = state.percent >= 90 ? "full" : "";

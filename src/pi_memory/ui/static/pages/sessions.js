@@ -1,7 +1,7 @@
 // Sessions: the projects and their sessions (what pi's /resume lists), one session drawn as its
 // tree (branches, labels, compactions, branch summaries, the frozen memory snapshot), and the
 // context the model saw at a message. Every stored text goes in through el() (textContent).
-import { el } from "../app.js";
+import { el, pathNode } from "../app.js";
 import { useStyles, sessionHref, when, field, errorText, getJson } from "./shared.js";
 
 const PAGE = 50;
@@ -30,8 +30,7 @@ async function renderList(root, chosen, api) {
   }
   select.append(el("option", { value: "all" }, `All projects`));
   for (const project of data.projects) {
-    select.append(el("option", { value: project.id },
-      `${project.cwd || project.id} (${project.sessions})`));
+    select.append(pathNode("option", { value: project.id }, `${project.cwd || project.id} (${project.sessions})`));
   }
   const known = data.projects.map((p) => p.id);
   select.value = chosen && (chosen === "all" || known.includes(chosen)) ? chosen
@@ -62,7 +61,7 @@ function sessionRow(s) {
     el("div", { class: "pm-meta" },
       el("time", { datetime: String(s.modified) }, when(s.modified)),
       el("span", {}, `${s.messageCount} message(s)`),
-      el("span", { class: "pm-muted" }, String(s.cwd))));
+      pathNode("span", { class: "pm-muted" }, s.cwd)));
 }
 
 const KIND = {
@@ -102,7 +101,7 @@ async function renderSession(root, id, focusEntry, api) {
   header.replaceChildren(
     el("h1", {}, data.name ? String(data.name) : "Session"),
     el("div", { class: "pm-meta" },
-      el("span", {}, `id ${data.id}`), el("span", {}, String(data.cwd)),
+      el("span", {}, `id ${data.id}`), pathNode("span", {}, data.cwd),
       el("span", {}, `${data.messageCount} message(s)`), el("span", {}, `${data.branchPoints} branch point(s)`),
       data.damagedLines ? el("span", { class: "pm-warn" }, `${data.damagedLines} damaged line(s) skipped`) : null));
 
