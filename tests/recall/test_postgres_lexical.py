@@ -75,7 +75,8 @@ def distinct_word_rows() -> list[dict[str, object]]:
 def test_postgres_ranks_like_fts5_bm25(pg_url: str, pg_table: str, tmp_path: Path) -> None:
     """Where both parsers see the same words (no stopwords, the same stems, no word twice in a
     message), the scores are FTS5's ``bm25()`` to the float: same k1, b, IDF and length
-    normalisation. ``ts_rank_cd``'s were not."""
+    normalisation, and two query words with one stem ("runs running") count once on both.
+    ``ts_rank_cd``'s were not."""
     import psycopg
 
     index = PostgresIndex(pg_url, embedder=HashEmbedder(), table=pg_table)
@@ -85,7 +86,9 @@ def test_postgres_ranks_like_fts5_bm25(pg_url: str, pg_table: str, tmp_path: Pat
             index.add(distinct_word_rows())
             sqlite.add(distinct_word_rows())
             fts, ts = FtsLexical(sqlite3.connect(tmp_path / "same.db")), TsLexical(db, pg_table)
-            for query in ("zanzibar coffee meeting run", "filler3 today", "update project filler12 zanzibar"):
+            queries = ("zanzibar coffee meeting run", "filler3 today", "update project filler12 zanzibar",
+                       "runs zanzibar running coffee")
+            for query in queries:
                 theirs = fts.scores(query, LEXICAL, 300, "", [])
                 ours = ts.scores(query, LEXICAL, "", [])  # seq and rowid: both 1… in insertion order
                 assert ours.keys() == theirs.keys() and len(ours) > 10

@@ -76,3 +76,15 @@ def test_the_budget_does_not_apply_to_small_indexes(tmp_path: Path) -> None:
     with _index(tmp_path) as index:  # the default budget: 300 messages × 2 words fit
         split = _lexical(tmp_path).split(["coffee", "zanzibar"], index.count(), SearchConfig().lexical_budget)
         assert split == (["coffee", "zanzibar"], [], 0)
+
+
+def test_two_words_with_one_stem_count_once(tmp_path: Path) -> None:
+    """BM25 sums over the query's phrases: "runs" and "running" (both ``run``) used to count the
+    stem twice, where PostgreSQL counts it once; now the later word is dropped, no match lost."""
+    with _index(tmp_path) as index:
+        lexical = _lexical(tmp_path)
+        once = lexical.scores("zanzibar running", LEXICAL, index.count(), "", [])
+        assert lexical.scores("zanzibar running runs", LEXICAL, index.count(), "", []) == once
+        assert len(once) == 11  # 9 zanzibar + 3 running, one message holding both
+        kept = lexical.distinct_stems(["runs", "zanzibar", "running", "run", "coffee"])
+        assert kept == ["runs", "zanzibar", "coffee"]

@@ -15,8 +15,8 @@ the same unless a word repeats — counting tokens would unnest every candidate,
 :mod:`.postgres_terms`); and, because PostgreSQL's parser is not FTS5's, words are stemmed by the
 English Snowball stemmer (FTS5: Porter — nearly always the same stem), PostgreSQL's English
 stopwords are not in the ``tsvector`` (nor in a length), a query word PostgreSQL splits in two
-(``foo_bar``) scores as two words, not as a phrase, and two query words with one stem ("run",
-"running") count once, where FTS5 counts the stem twice.
+(``foo_bar``) scores as two words, not as a phrase. Two query words with one stem ("run",
+"running") count once on both (SQLite keeps the first of them).
 """
 
 from __future__ import annotations
