@@ -58,7 +58,7 @@ DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "locomo"
 KS = (5, 10, 25)
 
 BASE = SearchConfig()
-FIRST_STAGE = replace(BASE, author_weight=0.0, date_weight=0.0, session_weight=0.0, reply_weight=0.0)
+FIRST_STAGE = replace(BASE, author_weight=0.0, date_weight=0.0, session_weight=0.0, reply_weight=0.0, answer_weight=0.0)
 """The default without its second stage (:mod:`pi_memory.recall.rerank`): the previous default."""
 FTS5 = replace(FIRST_STAGE, fusion="lexical", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0)
 STATIC = replace(FIRST_STAGE, fusion="dense", neighbour_lexical=0.0, neighbour_dense=0.0)
@@ -93,13 +93,18 @@ ABLATION: list[tuple[str, SearchConfig]] = [
     ("first stage + date boost alone", replace(FIRST_STAGE, date_weight=BASE.date_weight)),
     ("first stage + session evidence alone", replace(FIRST_STAGE, session_weight=BASE.session_weight)),
     ("first stage + reply lift alone (0.1)", replace(FIRST_STAGE, reply_weight=0.1)),
+    ("first stage + answer lift alone", replace(FIRST_STAGE, answer_weight=BASE.answer_weight)),
     ("+ author boost", replace(FIRST_STAGE, author_weight=BASE.author_weight)),
     ("+ date boost", replace(FIRST_STAGE, author_weight=BASE.author_weight, date_weight=BASE.date_weight)),
-    ("+ session evidence (= default)", BASE),
+    ("+ session evidence (= the previous default)", replace(BASE, answer_weight=0.0)),
+    ("+ answer lift (= default)", BASE),
     ("default + reply lift 0.1 (dropped)", replace(BASE, reply_weight=0.1)),
+    ("default, answer lift 0.1", replace(BASE, answer_weight=0.1)),
+    ("default, answer lift 0.3", replace(BASE, answer_weight=0.3)),
     ("default without the author boost", replace(BASE, author_weight=0.0)),
     ("default without the date boost", replace(BASE, date_weight=0.0)),
     ("default without session evidence", replace(BASE, session_weight=0.0)),
+    ("default without the answer lift", replace(BASE, answer_weight=0.0)),
 ]
 ABLATION_SINGLE: list[tuple[str, SearchConfig]] = [
     ("fts5 alone", FTS5),
