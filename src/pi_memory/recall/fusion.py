@@ -60,6 +60,12 @@ class SearchConfig:
     question (holds a ``?``): the turn that matches a question's words is often the one asking
     it ("What gave you the idea?"), the answer is the reply. Unlike the reply lift, a statement
     lends its reply nothing."""
+    rare_share: float = 0.02
+    """A query word held by at most this share of the messages is a rare one (see ``rare_weight``)."""
+    rare_weight: int = 2
+    """How many times BM25 counts a rare query word (1 = like any other): a word few messages
+    hold is what singles out the message a question is about, and BM25 alone lets two middling
+    words outweigh it."""
     lexical_budget: int = 2_000
     """At most this many postings (documents per term, summed) go into BM25: the query's terms
     are taken rarest first until the next would exceed it (the rarest always counts). BM25 ranks

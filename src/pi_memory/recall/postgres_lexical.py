@@ -27,7 +27,7 @@ from typing import Any
 
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.postgres_terms import TERMS_SUFFIX
-from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms
+from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, heavy_words
 
 __all__ = ["K1", "B", "Statistics", "TsLexical", "idf"]
 
@@ -84,7 +84,8 @@ class TsLexical:
         if stats is None or stats.messages == 0:
             return {}
         rare, common, window = self.split(words, config.lexical_budget, stats)
-        weights = {lexeme: idf(stats.messages, stats.docs[lexeme])
+        heavy = heavy_words(words, {w: stats.frequency(w) for w in words}, stats.messages, config)
+        weights = {lexeme: idf(stats.messages, stats.docs[lexeme]) * (config.rare_weight if word in heavy else 1)
                    for word in rare + common for lexeme in stats.lexemes[word] if stats.docs.get(lexeme)}
         if not weights:
             return {}

@@ -12,7 +12,7 @@ import sqlite3
 from typing import Any
 
 from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, fts_match
+from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, heavy_words, weighted_match
 
 __all__ = ["FtsLexical"]
 
@@ -38,12 +38,20 @@ class FtsLexical:
         (it holds no common word); both lists are already cut to the top ``3 · candidates``,
         which keeps the exact top list because adding words only raises a BM25 score. Messages
         holding only common words are left out — their scores are the lowest anyway. If every
-        word is common, the newest ``budget`` matches are scored.
+        word is common, the newest ``budget`` matches are scored. A word few messages hold
+        (:func:`~pi_memory.recall.text.heavy_words`) is in the OR ``rare_weight`` times, which
+        counts it that many times in BM25 (FTS5 sums over the query's phrases).
         """
         if config.fusion == "dense":
             return {}
         words = self.distinct_stems(content_terms(query, config.stopwords)[:MAX_QUERY_TERMS])
-        rare, common, window = self.split(words, size, config.lexical_budget)
+        heavy = config.rare_weight > 1 and config.rare_share > 0
+        frequency = self.document_frequencies(words) if heavy or not self._fits(words, size, config) else None
+        rare, common, window = self.split(words, size, config.lexical_budget, frequency)
+        repeat = heavy_words(words, frequency or {}, size, config)
+
+        def fts_match(group: list[str]) -> str | None:
+            return weighted_match(group, repeat, config.rare_weight)
         limit = config.candidates * 3
         join = " JOIN messages m ON m.seq = f.rowid" if where else ""
         base = (
@@ -64,17 +72,25 @@ class FtsLexical:
                 scores = dict(sorted(scores.items(), key=lambda item: -item[1])[:limit])
         return scores
 
-    def split(self, words: list[str], size: int, budget: int) -> tuple[list[str], list[str], int]:
+    @staticmethod
+    def _fits(words: list[str], size: int, config: SearchConfig) -> bool:
+        budget = config.lexical_budget
+        return budget <= 0 or size * len(words) <= budget
+
+    def split(
+        self, words: list[str], size: int, budget: int, frequency: dict[str, int] | None = None
+    ) -> tuple[list[str], list[str], int]:
         """(rare words, common words, window) for a lexical budget of ``budget`` messages.
 
         Words are rare, rarest first, while their document counts add up to at most the budget;
         the rest are common. When not even the rarest fits, all are common and the window is the
         budget. Nothing is looked up when every word matching every one of ``size`` messages
-        would fit (small indexes: LoCoMo's conversations never reach it).
+        would fit (small indexes: LoCoMo's conversations never reach it). ``frequency``: the
+        words' :meth:`document_frequencies`, when the caller has them.
         """
         if budget <= 0 or size * len(words) <= budget:
             return words, [], 0
-        return budget_split(words, self.document_frequencies(words), budget)
+        return budget_split(words, frequency or self.document_frequencies(words), budget)
 
     def distinct_stems(self, words: list[str]) -> list[str]:
         """``words`` without those FTS5 indexes under the stems of an earlier one ("run", "running").
