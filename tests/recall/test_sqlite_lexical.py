@@ -94,19 +94,19 @@ def test_two_words_with_one_stem_count_once(tmp_path: Path) -> None:
 
 def rare_word_rows() -> list[dict[str, object]]:
     """One message holding the question's rarest word; one holding two of its middling words
-    (each in 5 of 100 messages: common enough not to count as rare); fillers."""
+    (each in 12 of 300 messages: common enough not to count as rare); fillers."""
     rows = [record("rare", "Yesterday at the shelter I met Jean, she had been through a lot.", session="a"),
             record("middling", "Maria said the meeting went well.", session="b")]
     rows += [record(f"m{i}", f"Maria likes the garden, part {i} of a long story about plants and seeds.",
-                    session=f"m{i}") for i in range(4)]
+                    session=f"m{i}") for i in range(11)]
     rows += [record(f"n{i}", f"The meeting notes, part {i} of a long story about plants and seeds.",
-                    session=f"n{i}") for i in range(4)]
-    return rows + [record(f"f{i}", f"Filler message number {i} about the garden.", session=f"f{i}") for i in range(90)]
+                    session=f"n{i}") for i in range(11)]
+    return rows + [record(f"f{i}", f"Filler message number {i} about the garden.", session=f"f{i}") for i in range(276)]
 
 
 def test_the_rarest_word_outweighs_two_middling_ones(tmp_path: Path) -> None:
     """BM25 adds the words' weights, so two middling words beat the one word that singles the
-    message out; counted twice, the rare word (in at most 2% of the messages) wins."""
+    message out; counted twice, the rare word (in at most 10 messages) wins."""
     with SQLiteIndex(tmp_path / "rare.db", embedder=HashEmbedder()) as index:
         index.add(rare_word_rows())
         query = "When did Maria meet Jean at the meeting?"

@@ -60,8 +60,8 @@ class SearchConfig:
     question (holds a ``?``): the turn that matches a question's words is often the one asking
     it ("What gave you the idea?"), the answer is the reply. Unlike the reply lift, a statement
     lends its reply nothing."""
-    rare_share: float = 0.02
-    """A query word held by at most this share of the messages is a rare one (see ``rare_weight``)."""
+    rare_messages: int = 10
+    """A query word held by at most this many messages of the index is a rare one (``rare_weight``)."""
     rare_weight: int = 2
     """How many times BM25 counts a rare query word (1 = like any other): a word few messages
     hold is what singles out the message a question is about, and BM25 alone lets two middling

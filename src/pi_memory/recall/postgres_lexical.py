@@ -84,7 +84,7 @@ class TsLexical:
         if stats is None or stats.messages == 0:
             return {}
         rare, common, window = self.split(words, config.lexical_budget, stats)
-        heavy = heavy_words(words, {w: stats.frequency(w) for w in words}, stats.messages, config)
+        heavy = heavy_words(words, {w: stats.frequency(w) for w in words}, config)
         weights = {lexeme: idf(stats.messages, stats.docs[lexeme]) * (config.rare_weight if word in heavy else 1)
                    for word in rare + common for lexeme in stats.lexemes[word] if stats.docs.get(lexeme)}
         if not weights:

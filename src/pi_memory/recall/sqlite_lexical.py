@@ -45,10 +45,10 @@ class FtsLexical:
         if config.fusion == "dense":
             return {}
         words = self.distinct_stems(content_terms(query, config.stopwords)[:MAX_QUERY_TERMS])
-        heavy = config.rare_weight > 1 and config.rare_share > 0
+        heavy = config.rare_weight > 1 and config.rare_messages > 0
         frequency = self.document_frequencies(words) if heavy or not self._fits(words, size, config) else None
         rare, common, window = self.split(words, size, config.lexical_budget, frequency)
-        repeat = heavy_words(words, frequency or {}, size, config)
+        repeat = heavy_words(words, frequency or {}, config)
 
         def fts_match(group: list[str]) -> str | None:
             return weighted_match(group, repeat, config.rare_weight)
