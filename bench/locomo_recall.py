@@ -58,11 +58,16 @@ DEFAULT_DATA = ROOT.parent / "shared" / "bench" / "locomo"
 KS = (5, 10, 25)
 
 BASE = SearchConfig()
-FIRST_STAGE = replace(BASE, author_weight=0.0, date_weight=0.0, session_weight=0.0, reply_weight=0.0)
-"""The default without its second stage (:mod:`pi_memory.recall.rerank`): the previous default."""
-FTS5 = replace(FIRST_STAGE, fusion="lexical", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0)
+FIRST_STAGE = replace(BASE, author_weight=0.0, date_weight=0.0, session_weight=0.0, reply_weight=0.0, answer_weight=0.0)
+"""The default without its second stage (:mod:`pi_memory.recall.rerank`)."""
+FTS5 = replace(
+    FIRST_STAGE, fusion="lexical", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0, rare_weight=1
+)
+"""Plain FTS5 BM25: every word of the question once."""
 STATIC = replace(FIRST_STAGE, fusion="dense", neighbour_lexical=0.0, neighbour_dense=0.0)
-RRF = replace(FIRST_STAGE, fusion="rrf", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0)
+RRF = replace(FIRST_STAGE, fusion="rrf", stopwords=False, neighbour_lexical=0.0, neighbour_dense=0.0, rare_weight=1)
+PREVIOUS = replace(BASE, answer_weight=0.0, rare_weight=1)
+"""The default before the answer lift and the rare-word weight."""
 
 METHODS: dict[str, SearchConfig] = {
     "fts5": FTS5,
@@ -85,7 +90,8 @@ ABLATION: list[tuple[str, SearchConfig]] = [
         "+ neighbour smoothing, lexical",
         replace(RRF, stopwords=True, fusion="scaled", neighbour_lexical=BASE.neighbour_lexical),
     ),
-    ("+ neighbour smoothing, dense (= first stage)", FIRST_STAGE),
+    ("+ neighbour smoothing, dense", replace(FIRST_STAGE, rare_weight=1)),
+    ("+ rare words (in at most 10 messages) counted twice (= first stage)", FIRST_STAGE),
     ("first stage + RRF tie-break term (weight 10)", replace(FIRST_STAGE, rrf_weight=10.0)),
     ("first stage, query vector without stopwords", replace(FIRST_STAGE, dense_stopwords=True)),
     # The second stage, one boost at a time, then each left out of the default.
@@ -93,16 +99,26 @@ ABLATION: list[tuple[str, SearchConfig]] = [
     ("first stage + date boost alone", replace(FIRST_STAGE, date_weight=BASE.date_weight)),
     ("first stage + session evidence alone", replace(FIRST_STAGE, session_weight=BASE.session_weight)),
     ("first stage + reply lift alone (0.1)", replace(FIRST_STAGE, reply_weight=0.1)),
+    ("first stage + answer lift alone", replace(FIRST_STAGE, answer_weight=BASE.answer_weight)),
     ("+ author boost", replace(FIRST_STAGE, author_weight=BASE.author_weight)),
     ("+ date boost", replace(FIRST_STAGE, author_weight=BASE.author_weight, date_weight=BASE.date_weight)),
-    ("+ session evidence (= default)", BASE),
+    ("+ session evidence", replace(BASE, answer_weight=0.0)),
+    ("+ answer lift (= default)", BASE),
     ("default + reply lift 0.1 (dropped)", replace(BASE, reply_weight=0.1)),
+    ("default, answer lift 0.1", replace(BASE, answer_weight=0.1)),
+    ("default, answer lift 0.3", replace(BASE, answer_weight=0.3)),
     ("default without the author boost", replace(BASE, author_weight=0.0)),
     ("default without the date boost", replace(BASE, date_weight=0.0)),
     ("default without session evidence", replace(BASE, session_weight=0.0)),
+    ("default without the answer lift", replace(BASE, answer_weight=0.0)),
+    ("default without the rare-word weight", replace(BASE, rare_weight=1)),
+    ("the previous default (neither)", PREVIOUS),
+    ("default, rare = at most 5 messages", replace(BASE, rare_messages=5)),
+    ("default, rare = at most 20 messages", replace(BASE, rare_messages=20)),
 ]
 ABLATION_SINGLE: list[tuple[str, SearchConfig]] = [
     ("fts5 alone", FTS5),
+    ("fts5, rare words counted twice", replace(FTS5, rare_weight=BASE.rare_weight)),
     ("fts5, stopwords dropped", replace(FTS5, stopwords=True)),
     (
         "fts5, stopwords dropped, neighbour smoothing",
@@ -315,7 +331,8 @@ def at_scale(files: list[Path], size: int, tmp: Path) -> dict[str, Any]:
             index.add(data[start : start + 1024])
     variants = {
         f"default (lexical budget {BASE.lexical_budget:,})": BASE,
-        "first stage only (the previous default)": FIRST_STAGE,
+        "first stage only": FIRST_STAGE,
+        "the previous default (no answer lift, no rare-word weight)": PREVIOUS,
         "default without a lexical budget": replace(BASE, lexical_budget=0),
         "static alone": STATIC,
     }

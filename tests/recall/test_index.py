@@ -114,3 +114,18 @@ def test_info(make_index: Any) -> None:
     assert info["backend"] in ("sqlite", "postgres", "chroma") and info["size_bytes"] > 0
     if info["backend"] == "chroma":  # the vectors are on the server, everything else in the local file
         assert info["remote_count"] == len(CORPUS) and info["local_file"].endswith(".db")
+
+
+def test_the_reply_to_a_lexical_hit_shares_its_score_on_every_backend(make_index: Any) -> None:
+    """Neighbour smoothing: the turn after a match ("Yes, last Friday!") gains half its BM25
+    score although it shares no word with the question. PostgreSQL used to smooth only its
+    candidates, so such a reply had no score there unless the dense half proposed it."""
+    from dataclasses import replace
+
+    from pi_memory.recall import SearchConfig
+
+    index = make_index(embedder=HashEmbedder())
+    _load(index)
+    index.config = replace(SearchConfig(), fusion="lexical", neighbour_dense=0.0, author_weight=0.0,
+                           date_weight=0.0, session_weight=0.0, answer_weight=0.0)
+    assert [h.id for h in index.search("Frankfurt", top_k=2)] == ["a1", "a2"]

@@ -20,7 +20,7 @@ from pi_memory.recall.postgres_lexical import TsLexical
 from pi_memory.recall.sqlite_lexical import FtsLexical
 
 from .conftest import HashEmbedder, record
-from .test_sqlite_lexical import COMMON, LEXICAL, budget_rows, search_ids
+from .test_sqlite_lexical import COMMON, LEXICAL, budget_rows, rare_word_rows, search_ids
 
 _tables = iter(range(1_000_000))
 
@@ -75,7 +75,8 @@ def distinct_word_rows() -> list[dict[str, object]]:
 def test_postgres_ranks_like_fts5_bm25(pg_url: str, pg_table: str, tmp_path: Path) -> None:
     """Where both parsers see the same words (no stopwords, the same stems, no word twice in a
     message), the scores are FTS5's ``bm25()`` to the float: same k1, b, IDF and length
-    normalisation. ``ts_rank_cd``'s were not."""
+    normalisation, and two query words with one stem ("runs running") count once on both.
+    ``ts_rank_cd``'s were not."""
     import psycopg
 
     index = PostgresIndex(pg_url, embedder=HashEmbedder(), table=pg_table)
@@ -85,7 +86,9 @@ def test_postgres_ranks_like_fts5_bm25(pg_url: str, pg_table: str, tmp_path: Pat
             index.add(distinct_word_rows())
             sqlite.add(distinct_word_rows())
             fts, ts = FtsLexical(sqlite3.connect(tmp_path / "same.db")), TsLexical(db, pg_table)
-            for query in ("zanzibar coffee meeting run", "filler3 today", "update project filler12 zanzibar"):
+            queries = ("zanzibar coffee meeting run", "filler3 today", "update project filler12 zanzibar",
+                       "runs zanzibar running coffee")
+            for query in queries:
                 theirs = fts.scores(query, LEXICAL, 300, "", [])
                 ours = ts.scores(query, LEXICAL, "", [])  # seq and rowid: both 1… in insertion order
                 assert ours.keys() == theirs.keys() and len(ours) > 10
@@ -155,3 +158,16 @@ def test_postgres_only_common_words_rank_the_newest_matches(pg_index: PostgresIn
     texts = {h.id: h.text.split() for h in pg_index.get([f"m{i}" for i in range(300)])}
     matching = [f"m{i}" for i in range(300) if {"coffee", "meeting"} & set(texts[f"m{i}"])]
     assert len(hits) == 5 and set(hits) <= set(matching[-20:])
+
+
+def test_postgres_counts_the_rarest_word_twice_too(pg_url: str, pg_table: str) -> None:
+    """The same rare-word weight as SQLite's (:func:`~pi_memory.recall.text.heavy_words`)."""
+    index = PostgresIndex(pg_url, embedder=HashEmbedder(), table=pg_table)
+    try:
+        index.add(rare_word_rows())
+        query = "When did Maria meet Jean at the meeting?"
+        assert search_ids(index, replace(LEXICAL, rare_weight=1), query, k=2) == ["middling", "rare"]
+        assert search_ids(index, LEXICAL, query, k=1) == ["rare"]
+    finally:
+        index.clear()
+        index.close()

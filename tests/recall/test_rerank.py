@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from pi_memory.recall import SearchConfig, SQLiteIndex
-from pi_memory.recall.rerank import author_of, named_periods, rerank_hits
+from pi_memory.recall.rerank import Candidate, author_of, named_periods, rerank, rerank_hits
 
 from .conftest import record
 
-FIRST_STAGE = replace(SearchConfig(), author_weight=0.0, date_weight=0.0, session_weight=0.0)
+FIRST_STAGE = replace(SearchConfig(), author_weight=0.0, date_weight=0.0, session_weight=0.0, answer_weight=0.0)
 
 
 def _index(tmp_path: Path, records: list[dict[str, Any]], config: SearchConfig | None = None) -> SQLiteIndex:
@@ -54,7 +54,7 @@ def test_the_author_can_come_from_metadata(tmp_path: Path) -> None:
 
 def test_a_question_naming_every_author_is_left_as_the_first_stage_ranks_it(tmp_path: Path) -> None:
     records = [record("john", ADDRESSING), record("maria", OWN)]
-    with _index(tmp_path, records, FIRST_STAGE) as index:
+    with _index(tmp_path, records, replace(SearchConfig(), author_weight=0.0)) as index:
         first = _ids(index, "What did Maria and John paint?")
         index.config = SearchConfig()
         assert _ids(index, "What did Maria and John paint?") == first
@@ -134,7 +134,8 @@ def test_rerank_hits_gives_a_row_holding_backend_the_same_second_stage(tmp_path:
         first = index.search(query, top_k=2)
         index.config = SearchConfig()
         second = index.search(query, top_k=2)
-    again = rerank_hits(query, first, SearchConfig(), 2)
+    previous = [None if h.id == "john" else [f.id for f in first].index("john") for h in first]  # maria answers john
+    again = rerank_hits(query, first, SearchConfig(), 2, previous)
     assert [(h.id, round(h.score, 6)) for h in again] == [(h.id, round(h.score, 6)) for h in second]
     assert [h.id for h in second] != [h.id for h in first]  # the second stage did re-order them
 
@@ -146,3 +147,36 @@ def test_every_backend_runs_the_same_second_stage(make_index: Any) -> None:
     index.add([record("john", ADDRESSING, ts="2025-03-01T10:00:00Z"), record("maria", OWN, ts="2025-03-01T10:01:00Z")])
     assert [h.id for h in index.search("What did Maria paint?", top_k=1)] == ["maria"]
     assert {h.id for h in index.search("What did Maria paint?", top_k=5)} == {"john", "maria"}
+
+
+# One session: a question that shares the question's words, its answer (which shares none), a
+# statement that shares some, and the reply to that statement; unrelated notes around them.
+BAKE_SALE = [
+    ("ask", "Which cake did you bake for the school fair?"),
+    ("answer", "Lemon drizzle, with poppy seeds on top."),
+    ("told", "At the school fair every cake we baked sold out by noon."),
+    ("reply", "Glad you enjoyed it, sounds lovely."),
+]
+
+
+def test_the_answer_to_a_matching_question_rises_above_a_statement(make_index: Any) -> None:
+    """The turn that matches a question's words is often the one *asking* it; the answer is the
+    reply after it. Every backend lifts that reply by a share of the question's score, and only
+    a question's reply: the turn after the statement gains nothing."""
+    index = make_index()
+    index.add([record(i, text, session="s1", ts=f"2025-03-01T10:00:0{n}Z") for n, (i, text) in enumerate(BAKE_SALE)]
+              + [record(f"f{i}", f"Note {i}: the garden needs water and the car a service.", session=f"f{i}")
+                 for i in range(12)])
+    query = "What cake was baked for the school fair?"
+    index.config = replace(SearchConfig(), answer_weight=0.0)
+    assert [h.id for h in index.search(query, top_k=3)] == ["ask", "told", "answer"]
+    index.config = SearchConfig()
+    assert [h.id for h in index.search(query, top_k=4)] == ["ask", "answer", "told", "reply"]
+
+
+def test_only_a_question_lends_its_reply_a_share() -> None:
+    candidates = [Candidate(1.0, None, 0, "s", asks=True), Candidate(0.5, None, 0, "s", previous=0),
+                  Candidate(0.9, None, 0, "t"), Candidate(0.6, None, 0, "t", previous=2)]
+    config = replace(SearchConfig(), author_weight=0.0, date_weight=0.0, session_weight=0.0, answer_weight=0.2)
+    assert [(i, round(score, 6)) for i, score in rerank("q", candidates, config, 4)] == [
+        (0, 1.0), (2, 0.9), (1, 0.7), (3, 0.6)]

@@ -17,7 +17,9 @@ from pi_memory.recall.sqlite_lexical import FtsLexical
 
 from .conftest import HashEmbedder, record
 
-LEXICAL = SearchConfig(fusion="lexical", neighbour_lexical=0.0, neighbour_dense=0.0)
+LEXICAL = SearchConfig(fusion="lexical", neighbour_lexical=0.0, neighbour_dense=0.0, author_weight=0.0,
+                       date_weight=0.0, session_weight=0.0, answer_weight=0.0)
+"""BM25 alone: no smoothing, no second stage (which would lift a session's other turns)."""
 COMMON = ["coffee", "meeting", "today", "project", "update"]
 
 
@@ -76,3 +78,37 @@ def test_the_budget_does_not_apply_to_small_indexes(tmp_path: Path) -> None:
     with _index(tmp_path) as index:  # the default budget: 300 messages × 2 words fit
         split = _lexical(tmp_path).split(["coffee", "zanzibar"], index.count(), SearchConfig().lexical_budget)
         assert split == (["coffee", "zanzibar"], [], 0)
+
+
+def test_two_words_with_one_stem_count_once(tmp_path: Path) -> None:
+    """BM25 sums over the query's phrases: "runs" and "running" (both ``run``) used to count the
+    stem twice, where PostgreSQL counts it once; now the later word is dropped, no match lost."""
+    with _index(tmp_path) as index:
+        lexical = _lexical(tmp_path)
+        once = lexical.scores("zanzibar running", LEXICAL, index.count(), "", [])
+        assert lexical.scores("zanzibar running runs", LEXICAL, index.count(), "", []) == once
+        assert len(once) == 11  # 9 zanzibar + 3 running, one message holding both
+        kept = lexical.distinct_stems(["runs", "zanzibar", "running", "run", "coffee"])
+        assert kept == ["runs", "zanzibar", "coffee"]
+
+
+def rare_word_rows() -> list[dict[str, object]]:
+    """One message holding the question's rarest word; one holding two of its middling words
+    (each in 12 of 300 messages: common enough not to count as rare); fillers."""
+    rows = [record("rare", "Yesterday at the shelter I met Jean, she had been through a lot.", session="a"),
+            record("middling", "Maria said the meeting went well.", session="b")]
+    rows += [record(f"m{i}", f"Maria likes the garden, part {i} of a long story about plants and seeds.",
+                    session=f"m{i}") for i in range(11)]
+    rows += [record(f"n{i}", f"The meeting notes, part {i} of a long story about plants and seeds.",
+                    session=f"n{i}") for i in range(11)]
+    return rows + [record(f"f{i}", f"Filler message number {i} about the garden.", session=f"f{i}") for i in range(276)]
+
+
+def test_the_rarest_word_outweighs_two_middling_ones(tmp_path: Path) -> None:
+    """BM25 adds the words' weights, so two middling words beat the one word that singles the
+    message out; counted twice, the rare word (in at most 10 messages) wins."""
+    with SQLiteIndex(tmp_path / "rare.db", embedder=HashEmbedder()) as index:
+        index.add(rare_word_rows())
+        query = "When did Maria meet Jean at the meeting?"
+        assert search_ids(index, replace(LEXICAL, rare_weight=1), query, k=2) == ["middling", "rare"]
+        assert search_ids(index, LEXICAL, query, k=1) == ["rare"]

@@ -10,7 +10,9 @@ from pi_memory.recall.text import (
     dense_query,
     fts_match,
     fts_query,
+    heavy_words,
     terms,
+    weighted_match,
 )
 
 
@@ -44,3 +46,13 @@ def test_budget_split_takes_the_rarest_words_that_fit() -> None:
     assert budget_split(words, frequency, 10_000) == (["frankfurt", "staging", "database", "the"], [], 0)
     # not even the rarest fits: all common, rank the newest `budget` matches
     assert budget_split(words, frequency, 2) == ([], ["frankfurt", "staging", "database", "the"], 2)
+
+
+def test_a_rare_word_is_repeated_in_the_match_as_its_weight() -> None:
+    config = SearchConfig()  # rare: in at most 10 messages, counted twice
+    frequency = {"jean": 1, "meeting": 11, "maria": 300, "absent": 0}
+    heavy = heavy_words(["jean", "meeting", "maria", "absent"], frequency, config)
+    assert heavy == {"jean"}  # a word no message holds weighs nothing
+    assert weighted_match(["maria", "jean"], heavy, 2) == '"maria" OR "jean" OR "jean"'
+    assert weighted_match(["maria", "jean"], heavy, 1) == fts_match(["maria", "jean"])
+    assert heavy_words(["jean"], frequency, SearchConfig(rare_weight=1)) == set()

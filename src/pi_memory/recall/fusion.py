@@ -55,6 +55,17 @@ class SearchConfig:
     reply_weight: float = 0.0
     """Share of the previous turn's (boosted) score a candidate gains. Measured and off: it
     helped the tuning questions and cost the held-out ones (``bench/results/locomo_recall.json``)."""
+    answer_weight: float = 0.2
+    """Share of the previous turn's (boosted) score a candidate gains when that turn asks a
+    question (holds a ``?``): the turn that matches a question's words is often the one asking
+    it ("What gave you the idea?"), the answer is the reply. Unlike the reply lift, a statement
+    lends its reply nothing."""
+    rare_messages: int = 10
+    """A query word held by at most this many messages of the index is a rare one (``rare_weight``)."""
+    rare_weight: int = 2
+    """How many times BM25 counts a rare query word (1 = like any other): a word few messages
+    hold is what singles out the message a question is about, and BM25 alone lets two middling
+    words outweigh it."""
     lexical_budget: int = 2_000
     """At most this many postings (documents per term, summed) go into BM25: the query's terms
     are taken rarest first until the next would exceed it (the rarest always counts). BM25 ranks

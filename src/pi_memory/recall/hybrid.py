@@ -48,6 +48,8 @@ class VectorCache:
     :attr:`author_names`; -1 when the message names none."""
     days: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     """Each row's day (:func:`~pi_memory.recall.rerank.day_of`; 0 unknown)."""
+    asks: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    """Whether each row asks a question (:func:`~pi_memory.recall.rerank.asks`)."""
     author_names: list[str] = field(default_factory=list)
     _session_codes: dict[str, int] = field(default_factory=dict)
     _author_codes: dict[str, int] = field(default_factory=dict)
@@ -83,9 +85,10 @@ class VectorCache:
         vectors: FloatArray,
         authors: Sequence[str | None] | None = None,
         days: Sequence[int] | None = None,
+        asks: Sequence[bool] | None = None,
     ) -> None:
         """Add rows whose seqs are all above :attr:`last_seq` (callers load ``seq > last_seq``);
-        ``authors`` and ``days`` are what the second stage reads (none known when omitted)."""
+        ``authors``, ``days`` and ``asks`` are what the second stage reads (none known when omitted)."""
         if not seqs:
             return
         size, extra = len(self), len(seqs)
@@ -100,6 +103,7 @@ class VectorCache:
         self.sessions = np.concatenate([self.sessions, np.asarray(codes, dtype=np.int64)])
         self.authors = np.concatenate([self.authors, np.asarray(author_codes, dtype=np.int64)])
         self.days = np.concatenate([self.days, np.asarray(days or [0] * extra, dtype=np.int64)])
+        self.asks = np.concatenate([self.asks, np.asarray(asks or [False] * extra, dtype=bool)])
         self._prev = self._next = None
 
     def _author_code(self, author: str) -> int:
@@ -232,7 +236,7 @@ def second_stage(
     them), read from the cache: no row is fetched to re-rank."""
     if not reranks(config):
         return list(ranked[:top_k])
-    prev = cache.neighbours()[0] if config.reply_weight else None
+    prev = cache.neighbours()[0] if config.reply_weight or config.answer_weight else None
     where = {r.position: i for i, r in enumerate(ranked)}
     candidates = [
         Candidate(
@@ -241,6 +245,7 @@ def second_stage(
             int(cache.days[r.position]),
             int(cache.sessions[r.position]),
             where.get(int(prev[r.position])) if prev is not None else None,
+            bool(cache.asks[r.position]),
         )
         for r in ranked
     ]

@@ -39,7 +39,7 @@ from pi_memory.recall.hybrid import fuse_candidates
 from pi_memory.recall.postgres_lexical import TsLexical
 from pi_memory.recall.postgres_schema import connect, create_messages_table
 from pi_memory.recall.postgres_terms import create_term_counts, drop_term_counts, has_term_counts, term_counts_probe
-from pi_memory.recall.rerank import rerank_hits, reranks
+from pi_memory.recall.rerank import previous_indices, rerank_hits, reranks
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
 from pi_memory.recall.text import dense_query
 from pi_memory.recall.types import (
@@ -355,23 +355,23 @@ class PostgresIndex:
                     ).fetchall()
                 dense = {int(r[0]): float(r[1]) for r in rows}
             neighbours, cosines = self._neighbours(set(lexical) | set(dense), dense, vector)
+            # a lexical hit's neighbours share its score though they match nothing, as on SQLite (filtered below)
+            around = {n for s in lexical for n in neighbours.get(s, ()) if n is not None} - neighbours.keys()
+            if around and self.config.neighbour_lexical:
+                neighbours.update(self._neighbours(around, {}, vector)[0])
             second_stage = reranks(self.config)
             depth = max(top_k, self.config.rerank_depth) if second_stage else top_k
             ranked = fuse_candidates(lexical, dense, cosines, neighbours, depth, self.config)
             if not ranked:
                 return []
             # each hit's own cosine read with its row: a lexical-only hit has none in ``cosines``
-            found = {
-                row[0]: row
-                for row in self._db.execute(
-                    f"SELECT {COLUMNS}, 1 - (embedding <=> %s) FROM {self._table} WHERE seq = ANY(%s)",
-                    (vector, [s for s, _ in ranked]),
-                ).fetchall()
-            }
-            hits = [hit_from_row(found[s][:-1], max(0.0, min(1.0, float(found[s][-1]))), score)
-                    for s, score in ranked if s in found]
-            # the same second stage as SQLite's (named author, period, session), over the fetched rows
-            return rerank_hits(query, hits, self.config, top_k) if second_stage else hits
+            sql = f"SELECT {COLUMNS}, 1 - (embedding <=> %s) FROM {self._table} WHERE seq = ANY(%s){where}"
+            found = {row[0]: row for row in self._db.execute(sql, (vector, [s for s, _ in ranked], *params)).fetchall()}
+            kept = [(s, score) for s, score in ranked if s in found]
+            hits = [hit_from_row(found[s][:-1], max(0.0, min(1.0, float(found[s][-1]))), score) for s, score in kept]
+            # the same second stage as SQLite's over the fetched rows (the turn before each: its neighbours')
+            previous = previous_indices([s for s, _ in kept], {s: p for s, (p, _) in neighbours.items()})
+            return rerank_hits(query, hits, self.config, top_k, previous) if second_stage else hits
 
     def _neighbours(
         self, seqs: set[int], dense: Mapping[int, float], vector: Any

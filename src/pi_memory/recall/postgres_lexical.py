@@ -15,8 +15,8 @@ the same unless a word repeats — counting tokens would unnest every candidate,
 :mod:`.postgres_terms`); and, because PostgreSQL's parser is not FTS5's, words are stemmed by the
 English Snowball stemmer (FTS5: Porter — nearly always the same stem), PostgreSQL's English
 stopwords are not in the ``tsvector`` (nor in a length), a query word PostgreSQL splits in two
-(``foo_bar``) scores as two words, not as a phrase, and two query words with one stem ("run",
-"running") count once, where FTS5 counts the stem twice.
+(``foo_bar``) scores as two words, not as a phrase. Two query words with one stem ("run",
+"running") count once on both (SQLite keeps the first of them).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.postgres_terms import TERMS_SUFFIX
-from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms
+from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, heavy_words
 
 __all__ = ["K1", "B", "Statistics", "TsLexical", "idf"]
 
@@ -84,7 +84,8 @@ class TsLexical:
         if stats is None or stats.messages == 0:
             return {}
         rare, common, window = self.split(words, config.lexical_budget, stats)
-        weights = {lexeme: idf(stats.messages, stats.docs[lexeme])
+        heavy = heavy_words(words, {w: stats.frequency(w) for w in words}, config)
+        weights = {lexeme: idf(stats.messages, stats.docs[lexeme]) * (config.rare_weight if word in heavy else 1)
                    for word in rare + common for lexeme in stats.lexemes[word] if stats.docs.get(lexeme)}
         if not weights:
             return {}

@@ -40,7 +40,17 @@ from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.text import terms
 from pi_memory.recall.types import Hit
 
-__all__ = ["Candidate", "author_of", "day_of", "named_periods", "rerank", "rerank_hits", "reranks"]
+__all__ = [
+    "Candidate",
+    "asks",
+    "author_of",
+    "day_of",
+    "named_periods",
+    "previous_indices",
+    "rerank",
+    "rerank_hits",
+    "reranks",
+]
 
 _SPEAKER = re.compile(r"^\s*([^\W\d_][\w'.-]*(?: [^\W\d_][\w'.-]*){0,2}):\s", re.UNICODE)
 """A transcript line's speaker label: one to three words, then a colon and a space."""
@@ -167,6 +177,8 @@ class Candidate:
     session: Hashable
     previous: int | None = None
     """Index (among the candidates) of the turn before it in its session, if that is one of them."""
+    asks: bool = False
+    """Whether the message asks a question (:func:`asks`)."""
 
 
 def rerank(query: str, candidates: Sequence[Candidate], config: SearchConfig, top_k: int) -> list[tuple[int, float]]:
@@ -175,9 +187,10 @@ def rerank(query: str, candidates: Sequence[Candidate], config: SearchConfig, to
 
     A named author's messages gain ``author_weight × best``; a message dated inside a named
     period (± ``date_slack_days``) gains ``date_weight × best``; then every candidate gains
-    ``session_weight ×`` the best score in its session, and ``reply_weight ×`` its previous
-    turn's. The author boost is skipped when the question names every author present (it would
-    lift everything alike). With every weight 0 the order is the first stage's.
+    ``session_weight ×`` the best score in its session, ``reply_weight ×`` its previous
+    turn's, and ``answer_weight ×`` its previous turn's when that turn asks a question. The
+    author boost is skipped when the question names every author present (it would lift
+    everything alike). With every weight 0 the order is the first stage's.
     """
     scores = [c.score for c in candidates]
     if candidates and reranks(config):
@@ -201,24 +214,52 @@ def rerank(query: str, candidates: Sequence[Candidate], config: SearchConfig, to
             for c, score in zip(candidates, scores, strict=True):
                 best_in[c.session] = max(best_in.get(c.session, score), score)
             scores = [s + config.session_weight * best_in[c.session] for c, s in zip(candidates, scores, strict=True)]
-        if config.reply_weight:
+        if config.reply_weight or config.answer_weight:
             before = list(scores)
             for i, c in enumerate(candidates):
                 if c.previous is not None:
-                    scores[i] += config.reply_weight * before[c.previous]
+                    lift = config.reply_weight + (config.answer_weight if candidates[c.previous].asks else 0.0)
+                    scores[i] += lift * before[c.previous]
     order = sorted(range(len(candidates)), key=lambda i: -scores[i])[:top_k]
     return [(i, scores[i]) for i in order]
 
 
-def rerank_hits(query: str, hits: Sequence[Hit], config: SearchConfig, top_k: int) -> list[Hit]:
+def rerank_hits(
+    query: str, hits: Sequence[Hit], config: SearchConfig, top_k: int, previous: Sequence[int | None] | None = None
+) -> list[Hit]:
     """:func:`rerank` for a backend that has the candidates' rows (text, timestamp, metadata) at
-    hand, as :class:`Hit` s best first; each keeps its fields, ``score`` becomes the new one."""
+    hand, as :class:`Hit` s best first; each keeps its fields, ``score`` becomes the new one.
+    ``previous[i]``: the index (in ``hits``) of hit ``i``'s previous turn, when it is one of them."""
     candidates = [
-        Candidate(h.score, author_of(h.text, h.metadata), day_of(h.timestamp), h.session_id) for h in hits
+        Candidate(
+            h.score,
+            author_of(h.text, h.metadata),
+            day_of(h.timestamp),
+            h.session_id,
+            previous[i] if previous is not None else None,
+            asks(h.text),
+        )
+        for i, h in enumerate(hits)
     ]
     return [replace(hits[i], score=score) for i, score in rerank(query, candidates, config, top_k)]
 
 
+def previous_indices(keys: Sequence[Hashable], previous_of: Mapping[Hashable, Hashable | None]) -> list[int | None]:
+    """For :func:`rerank_hits`: the index (in ``keys``) of each key's previous turn, when that is
+    one of ``keys`` (``previous_of``: a row's key → the key of the turn before it in its session)."""
+    where = {key: i for i, key in enumerate(keys)}
+    return [where.get(previous_of.get(key)) for key in keys]
+
+
 def reranks(config: SearchConfig) -> bool:
     """Whether ``config`` turns the second stage on (a backend then fetches ``rerank_depth`` rows)."""
-    return bool(config.author_weight or config.date_weight or config.session_weight or config.reply_weight)
+    return bool(
+        config.author_weight or config.date_weight or config.session_weight or config.reply_weight
+        or config.answer_weight
+    )
+
+
+def asks(text: str) -> bool:
+    """Whether a message asks a question: it holds a question mark (SQLite's cache computes the
+    same in SQL, ``instr(text, '?') > 0``)."""
+    return "?" in text

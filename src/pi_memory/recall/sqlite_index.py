@@ -290,15 +290,15 @@ class SQLiteIndex:
             return self._cache
         cache = self._cache
         rows = self._db.execute(
-            f"SELECT seq, session_id, embedding, substr(text, 1, {_LABEL_CHARS}), timestamp, metadata FROM messages"
-            " WHERE seq > ? ORDER BY seq",
+            f"SELECT seq, session_id, embedding, substr(text, 1, {_LABEL_CHARS}), timestamp, metadata,"
+            " instr(text, '?') > 0 FROM messages WHERE seq > ? ORDER BY seq",
             (cache.last_seq,),
         ).fetchall()
         if rows:
             vectors = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float16).reshape(len(rows), -1)
             authors = [author_of(r[3], metadata_of(r[5])) for r in rows]
             cache.append([r[0] for r in rows], [r[1] for r in rows], vectors.astype(np.float32), authors,
-                         [day_of(r[4]) for r in rows])
+                         [day_of(r[4]) for r in rows], [bool(r[6]) for r in rows])
         self._generation, self._data_version = generation, version
         return cache
 

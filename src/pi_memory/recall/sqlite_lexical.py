@@ -12,9 +12,12 @@ import sqlite3
 from typing import Any
 
 from pi_memory.recall.fusion import SearchConfig
-from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, fts_match
+from pi_memory.recall.text import MAX_QUERY_TERMS, budget_split, content_terms, heavy_words, weighted_match
 
 __all__ = ["FtsLexical"]
+
+_STEM_CACHE = 50_000
+"""Words whose stems a connection remembers before it starts over (a few MB at most)."""
 
 
 class FtsLexical:
@@ -22,7 +25,8 @@ class FtsLexical:
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        self._scratch = False  # the temp tables of document_frequencies exist
+        self._scratch = False  # the temp tables of stems and document_frequencies exist
+        self._stems: dict[str, frozenset[str]] = {}
 
     def scores(self, query: str, config: SearchConfig, size: int, where: str, params: list[Any]) -> dict[int, float]:
         """BM25 of the best ``3 · candidates`` messages (seq → score) among ``size`` messages.
@@ -34,12 +38,20 @@ class FtsLexical:
         (it holds no common word); both lists are already cut to the top ``3 · candidates``,
         which keeps the exact top list because adding words only raises a BM25 score. Messages
         holding only common words are left out — their scores are the lowest anyway. If every
-        word is common, the newest ``budget`` matches are scored.
+        word is common, the newest ``budget`` matches are scored. A word few messages hold
+        (:func:`~pi_memory.recall.text.heavy_words`) is in the OR ``rare_weight`` times, which
+        counts it that many times in BM25 (FTS5 sums over the query's phrases).
         """
         if config.fusion == "dense":
             return {}
-        words = content_terms(query, config.stopwords)[:MAX_QUERY_TERMS]
-        rare, common, window = self.split(words, size, config.lexical_budget)
+        words = self.distinct_stems(content_terms(query, config.stopwords)[:MAX_QUERY_TERMS])
+        heavy = config.rare_weight > 1 and config.rare_messages > 0
+        frequency = self.document_frequencies(words) if heavy or not self._fits(words, size, config) else None
+        rare, common, window = self.split(words, size, config.lexical_budget, frequency)
+        repeat = heavy_words(words, frequency or {}, config)
+
+        def fts_match(group: list[str]) -> str | None:
+            return weighted_match(group, repeat, config.rare_weight)
         limit = config.candidates * 3
         join = " JOIN messages m ON m.seq = f.rowid" if where else ""
         base = (
@@ -60,27 +72,72 @@ class FtsLexical:
                 scores = dict(sorted(scores.items(), key=lambda item: -item[1])[:limit])
         return scores
 
-    def split(self, words: list[str], size: int, budget: int) -> tuple[list[str], list[str], int]:
+    @staticmethod
+    def _fits(words: list[str], size: int, config: SearchConfig) -> bool:
+        budget = config.lexical_budget
+        return budget <= 0 or size * len(words) <= budget
+
+    def split(
+        self, words: list[str], size: int, budget: int, frequency: dict[str, int] | None = None
+    ) -> tuple[list[str], list[str], int]:
         """(rare words, common words, window) for a lexical budget of ``budget`` messages.
 
         Words are rare, rarest first, while their document counts add up to at most the budget;
         the rest are common. When not even the rarest fits, all are common and the window is the
         budget. Nothing is looked up when every word matching every one of ``size`` messages
-        would fit (small indexes: LoCoMo's conversations never reach it).
+        would fit (small indexes: LoCoMo's conversations never reach it). ``frequency``: the
+        words' :meth:`document_frequencies`, when the caller has them.
         """
         if budget <= 0 or size * len(words) <= budget:
             return words, [], 0
-        return budget_split(words, self.document_frequencies(words), budget)
+        return budget_split(words, frequency or self.document_frequencies(words), budget)
 
-    def document_frequencies(self, words: list[str]) -> dict[str, int]:
-        """Messages containing each word, as FTS5 tokenizes it (porter stems; a word that splits
-        into several tokens is a phrase, counted by its rarest token).
+    def distinct_stems(self, words: list[str]) -> list[str]:
+        """``words`` without those FTS5 indexes under the stems of an earlier one ("run", "running").
 
-        The words go through a scratch FTS5 table with the same tokenizer (private to this
-        connection, in its temp schema), and ``fts5vocab`` reads the counts off the index.
+        Why: BM25 sums over the query's phrases, so two words with one stem counted that stem
+        twice — a question saying "paint" and "painting" rewarded the one word double, and
+        PostgreSQL (whose ``tsquery`` holds each lexeme once) ranked differently. Dropping the
+        later word changes no match (the earlier matches the same messages) and counts it once.
         """
-        db = self._db
+        if len(words) < 2:
+            return words
+        stems = self.stems(words)
+        seen: set[frozenset[str]] = set()
+        kept = []
+        for word in words:
+            key = stems[word] or frozenset([word])
+            if key not in seen:
+                seen.add(key)
+                kept.append(word)
+        return kept
+
+    def stems(self, words: list[str]) -> dict[str, frozenset[str]]:
+        """The tokens FTS5's tokenizer makes of each word (its porter stem; several for a word it
+        splits, none for one it drops).
+
+        New words go through a scratch FTS5 table with the same tokenizer (private to this
+        connection, in its temp schema), so the stems are FTS5's own, never a re-implementation;
+        they are remembered (a history's questions reuse their words).
+        """
+        new = [w for w in dict.fromkeys(words) if w not in self._stems]
+        if new:
+            db = self._db
+            self._create_scratch()
+            db.execute("DELETE FROM temp.recall_query")
+            db.executemany("INSERT INTO temp.recall_query(rowid, text) VALUES (?, ?)", list(enumerate(new)))
+            found: dict[int, set[str]] = {}
+            for term, row in db.execute("SELECT DISTINCT term, doc FROM temp.recall_query_tokens"):
+                found.setdefault(int(row), set()).add(str(term))
+            if len(self._stems) > _STEM_CACHE:
+                self._stems.clear()
+            for row, word in enumerate(new):
+                self._stems[word] = frozenset(found.get(row, ()))
+        return {w: self._stems[w] for w in words}
+
+    def _create_scratch(self) -> None:
         if not self._scratch:
+            db = self._db
             db.execute(
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_query USING fts5(text, tokenize='porter unicode61')"
             )
@@ -90,14 +147,14 @@ class FtsLexical:
             )
             db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_vocab USING fts5vocab(main, messages_fts, row)")
             self._scratch = True
-        db.execute("DELETE FROM temp.recall_query")
-        db.executemany("INSERT INTO temp.recall_query(rowid, text) VALUES (?, ?)", list(enumerate(words)))
-        tokens = db.execute("SELECT DISTINCT term, doc FROM temp.recall_query_tokens").fetchall()
-        stems = sorted({t for t, _ in tokens})
-        marks = ", ".join("?" * len(stems))
-        counts = dict(db.execute(f"SELECT term, doc FROM temp.recall_vocab WHERE term IN ({marks})", stems).fetchall())
-        frequency: dict[str, int] = {}
-        for term, row in tokens:
-            word = words[int(row)]
-            frequency[word] = min(frequency.get(word, 1 << 62), int(counts.get(term, 0)))
-        return frequency
+
+    def document_frequencies(self, words: list[str]) -> dict[str, int]:
+        """Messages containing each word, as FTS5 tokenizes it (porter stems; a word that splits
+        into several tokens is a phrase, counted by its rarest token); ``fts5vocab`` reads the
+        counts off the index."""
+        stems = self.stems(words)
+        every = sorted(set().union(*stems.values()))
+        marks = ", ".join("?" * len(every))
+        sql = f"SELECT term, doc FROM temp.recall_vocab WHERE term IN ({marks})"
+        counts = dict(self._db.execute(sql, every).fetchall()) if every else {}
+        return {w: min((int(counts.get(t, 0)) for t in stems[w]), default=0) for w in words}

@@ -16,13 +16,24 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pi_memory.recall.fusion import SearchConfig
 
-__all__ = ["MAX_QUERY_TERMS", "STOPWORDS", "content_terms", "dense_query", "fts_match", "fts_query", "terms"]
+__all__ = [
+    "MAX_QUERY_TERMS",
+    "STOPWORDS",
+    "budget_split",
+    "content_terms",
+    "dense_query",
+    "fts_match",
+    "fts_query",
+    "heavy_words",
+    "terms",
+    "weighted_match",
+]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -214,6 +225,34 @@ def fts_match(words: list[str]) -> str | None:
     if not words:
         return None
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in words[:MAX_QUERY_TERMS])
+
+
+def weighted_match(words: list[str], repeat: Collection[str], times: int) -> str | None:
+    """:func:`fts_match` with each word of ``repeat`` in it ``times`` times: FTS5's BM25 sums
+    over the query's phrases, so that is the word's weight (``times`` = 1: plain OR)."""
+    if not words:
+        return None
+    words = words[:MAX_QUERY_TERMS]
+    return fts_match(words) if times <= 1 or not repeat else " OR ".join(
+        '"' + w.replace('"', '""') + '"' for w in words for _ in range(times if w in repeat else 1)
+    )
+
+
+def heavy_words(words: list[str], frequency: Mapping[str, float], config: SearchConfig) -> set[str]:
+    """The words BM25 counts ``config.rare_weight`` times: held by at most ``config.rare_messages``
+    messages of the whole index (and by at least one).
+
+    Why: BM25 adds up the words' weights, so a message holding two middling words of the
+    question ("meeting", "Maria") outranks the one holding the word only a handful of messages
+    hold ("Jean"), the one that singles out what the question is about. A count, not a share of
+    the index: in a large history a word in 2% of the messages is in thousands, no clue at all,
+    and boosting it cost recall (measured inside 100,000 messages). Counting the word twice is
+    the weight FTS5 can be given (its ``bm25()`` takes no per-word weights, and repeating a
+    word in the OR counts it again). Both lexical indexes use it.
+    """
+    if config.rare_weight <= 1 or config.rare_messages <= 0:
+        return set()
+    return {w for w in words if 0 < frequency.get(w, 0) <= config.rare_messages}
 
 
 def fts_query(text: str, drop_stopwords: bool = True) -> str | None:
