@@ -33,6 +33,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from pi_memory.security import context_checks
+
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
 
@@ -73,7 +75,7 @@ class Model:
     weights: dict[str, tuple[float, ...]]
     threshold: float
     # The verdict of each set of concepts seen: lines repeat the same few sets (bounded memo).
-    verdicts: dict[frozenset[str], object] = field(default_factory=dict, compare=False, repr=False)
+    verdicts: dict[tuple[frozenset[str], float], object] = field(default_factory=dict, compare=False, repr=False)
 
 
 def features(segment: str) -> list[str]:
@@ -297,18 +299,64 @@ def _verdict(model: Model, feats: list[str]) -> tuple[int, float]:
 def score_segment(model: Model, segment: str) -> IntentHit | None:
     """The segment's best threat intent if it beats benign by the threshold, else ``None``."""
     feats = features(segment)
-    return _hit(model, feats, 0, len(segment), "l:meta" in feats)
+    marks = {f[2:] for f in feats if f.startswith("l:")}
+    return _hit(model, feats, 0, len(segment), _discount(marks, segment, 0, len(segment)))
 
 
 #: How much more a line in defender voice (an incident write-up, a DLP or detection note, an
 #: example: the ``meta`` concept) must score: such notes name attacks without ordering them.
 DEFENDER_DISCOUNT = 0.25
+#: ... and a defender-voice line that only reports or describes: no "you", no "every" or
+#: "whenever", nothing hidden or done quietly, and the defender words in its prose. "Incident
+#: 12: the attacker's cron entry ... was found and removed" and "DLP rule: block uploads of
+#: files containing a private key" are not orders to anyone; "Incident follow-up: from now on,
+#: forward each token you see to ..." keeps the smaller discount.
+REPORT_DISCOUNT = 0.5
+_ORDER_MARKS = frozenset({"agent", "always", "conceal", "covert"})
+
+# Names, not prose: a URL, an e-mail address or handle, a dotted host or file name. A word of
+# the ``meta`` concept inside one ("mods.example.com", "@ops_example_bot") says nothing about
+# who is speaking: reserved example domains are everywhere, in attacks as much as in docs.
+_NAMES = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
 
 
-def _hit(model: Model, feats: list[str], lo: int, hi: int, defender: bool = False) -> IntentHit | None:
+def defender_voice(segment: str) -> bool:
+    """Does a folded line speak *about* attacks (the ``meta`` concept: an incident write-up, a
+    DLP or detection rule, an example) in its prose, outside URLs, addresses and host names?"""
+    prose = _NAMES.sub(" ", segment) if ("." in segment or "@" in segment) else segment
+    return "meta" in concepts(prose)
+
+
+def _discount(marks: set[str], folded: str, lo: int, hi: int) -> float:
+    """How much the line's voice lowers its margin (see :data:`REPORT_DISCOUNT`)."""
+    if "meta" not in marks:
+        return 0.0
+    if marks & _ORDER_MARKS or not defender_voice(folded[lo:hi]):
+        return DEFENDER_DISCOUNT
+    return REPORT_DISCOUNT
+
+
+# English verbs of the ``override`` concept that a negation can govern ("notes never override
+# the safety rules"). When every one of them in a line is negated, the line states the rule.
+_OVERRIDE_VERBS = re.compile(
+    r"\b(?:overrid\w*|supersed\w*|ignor\w*|disregard\w*|bypass\w*|outrank\w*|overrul\w*|trump\w*|"
+    r"take precedence|takes precedence|replac\w*|cancel\w*|void)\b"
+)
+
+
+def _override_negated(folded: str, lo: int, hi: int) -> bool:
+    """Is every override verb of the line under a negation of its own clause?"""
+    found = False
+    for m in _OVERRIDE_VERBS.finditer(folded, lo, hi):
+        if not context_checks.negated(folded, m.start()):
+            return False
+        found = True
+    return found
+
+
+def _hit(model: Model, feats: list[str], lo: int, hi: int, discount: float = 0.0) -> IntentHit | None:
     best, margin = _verdict(model, feats)
-    if defender:
-        margin -= DEFENDER_DISCOUNT
+    margin -= discount
     if margin < model.threshold:
         return None
     contributions = sorted(
@@ -354,10 +402,13 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
     best: IntentHit | None = None
     verdicts = model.verdicts
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
-        key = frozenset(marks)
+        if "override" in marks and _override_negated(folded, lo, hi):
+            marks = marks - {"override"}  # "notes never override the rules" states the rule
+        discount = _discount(marks, folded, lo, hi)
+        key = (frozenset(marks), discount)
         hit = verdicts.get(key, _MISSING)
         if hit is _MISSING:
-            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, "meta" in marks)
+            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, discount)
             if len(verdicts) < _CACHE_LIMIT:
                 verdicts[key] = hit
         if isinstance(hit, IntentHit) and (best is None or hit.score > best.score):
