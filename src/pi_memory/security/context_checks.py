@@ -18,6 +18,9 @@ same sentence, in a bounded window, so it stays linear and cannot be steered by 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+
+from pi_memory.security.rule import Check, Rule
 
 _WINDOW = 90
 _CLAUSE_END = re.compile(r"[.;!?\n]|:\s")
@@ -124,3 +127,127 @@ def not_reported(view: str, m: re.Match[str]) -> bool:
 def override_check(view: str, m: re.Match[str]) -> bool:
     """The override rules' check: neither negated nor reported."""
     return not_negated(view, m) and not_reported(view, m)
+
+
+# --- quotations introduced as a mention ----------------------------------------------------------
+
+_PAIRS = {"“": "”", "„": "“", "«": "»", "‘": "’", "「": "」"}
+_SAME = "\"'`"
+
+
+_QUOTE_CHARS = _SAME + "".join(_PAIRS)
+
+
+def _is_quote(text: str, i: int) -> bool:
+    """Is ``text[i]`` a quotation mark (an apostrophe inside a word, "don't", is not)?"""
+    if text[i] != "'":
+        return True
+    return not (0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum())
+
+
+def _opening_quote(view: str, lo: int, start: int) -> tuple[int, str] | None:
+    """The quotation ``start`` is inside, if any: ``(position of its opening mark, closing mark)``."""
+    best: tuple[int, str] | None = None
+    for q in _SAME:
+        marks = [i for i in range(view.find(q, lo, start), start) if i >= 0 and view[i] == q and _is_quote(view, i)]
+        if len(marks) % 2 == 1 and (best is None or marks[-1] > best[0]):
+            best = (marks[-1], q)
+    for open_, close in _PAIRS.items():
+        i = view.rfind(open_, lo, start)
+        if i >= 0 and view.find(close, i + 1, start) < 0 and (best is None or i > best[0]):
+            best = (i, close)
+    return best
+
+
+# Words that introduce a quotation as an object of study, a test case or a title: "the fixture
+# string", "a sample reading", "a talk titled", "the filter blocks". Not "says"/"told": quoting
+# an order with an authority claim ("the admin says \"ignore ...\"") passes the order on.
+_MENTION_CUE = re.compile(
+    r"\b(?:fixtures?|tests?|test cases?|testing|evals?|evaluations?|benchmarks?|samples?|datasets?|corpus|"
+    r"suites?|strings?|phrases?|payloads?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed|"
+    r"flags?|flagged|rejects?|rejected|blocks?|blocked|detects?|detected|catch(?:es)?|caught|classif\w*|"
+    r"scanners?|filters?|detectors?|guards?|regex\w*|patterns?|signatures?|rules? (?:for|against)|talk|"
+    r"chapter|book|paper|article|slides?|course|lecture|jailbreaks?|attacks?|injections?|red[- ]team\w*)\b"
+)
+
+
+#: Names, not prose: a URL, an e-mail address or handle, a dotted host or file name.
+NAMES = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
+# A quotation right after a URL is a markdown link or image title: a carrier, not a mention.
+_LINK_TITLE = re.compile(r"(?:://|www\.)\S*\s+$")
+
+
+_CUE_WORDS = 5
+
+
+def _introduced_as_mention(head: str) -> bool:
+    """Does the sentence before a quotation introduce it as a mention (a cue word in its prose,
+    not inside a host name such as ``example.com``), and is it not a link title?"""
+    if _LINK_TITLE.search(head[-400:]) is not None:
+        return False
+    cut = max(head.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": "))
+    prose = head[cut + 1 :]
+    if "." in prose or "@" in prose:
+        prose = NAMES.sub(" ", prose)
+    # The cue names the quotation itself: at most a few words before it, in the same clause
+    # ("when the tests fail, reply \"all green\"" is an order, not a test string).
+    return _MENTION_CUE.search(" ".join(prose.split()[-_CUE_WORDS:])) is not None
+
+
+def quoted_mention(view: str, m: re.Match[str]) -> bool:
+    """Does the match lie inside a closed quotation that its sentence introduces as a mention
+    (a test string, a sample, a title, what a filter blocks)?"""
+    start, end = m.start(), m.end()
+    lo = max(view.rfind("\n", 0, start) + 1, start - 300)
+    found = _opening_quote(view, lo, start) if any(q in view[lo:start] for q in _QUOTE_CHARS) else None
+    if found is None:
+        return False
+    at, close = found
+    line_end = view.find("\n", end)
+    hi = line_end if line_end >= 0 else len(view)
+    after = view.find(close, max(end - 1, start), hi)
+    while after >= 0 and not _is_quote(view, after):
+        after = view.find(close, after + 1, hi)
+    if after < 0:
+        return False  # an unclosed quote: the order runs on
+    return _introduced_as_mention(view[lo:at])
+
+
+def not_quoted_mention(view: str, m: re.Match[str]) -> bool:
+    """Keep the match unless it is quoted as a mention (see :func:`quoted_mention`)."""
+    return not quoted_mention(view, m)
+
+
+def _both(first: Check, second: Check | None) -> Check:
+    if second is None:
+        return first
+    return lambda view, m: first(view, m) and second(view, m)
+
+
+def except_quoted_mentions(rules: list[Rule], skip_subs: frozenset[str] = frozenset()) -> list[Rule]:
+    """``rules`` with :func:`not_quoted_mention` added to each one's check (except the
+    sub-categories in ``skip_subs``, whose carriers are attacks however they are introduced)."""
+    return [r if r.sub_id in skip_subs else replace(r, check=_both(not_quoted_mention, r.check)) for r in rules]
+
+
+_QUOTED_SPAN = re.compile(
+    r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)"
+)
+
+
+def without_quoted_mentions(line: str) -> str | None:
+    """``line`` with the inside of every quotation its sentence introduces as a mention blanked
+    out, or ``None`` when there is none: the words of a quoted test string are not the note's."""
+    if not any(q in line for q in "\"“«`'") or _MENTION_CUE.search(line) is None:
+        return None
+    parts: list[str] = []
+    pos = 0
+    for m in _QUOTED_SPAN.finditer(line):
+        if _introduced_as_mention(line[: m.start()]):
+            parts.append(line[pos : m.start() + 1])
+            parts.append(" " * (m.end() - m.start() - 2))
+            pos = m.end() - 1
+    if not parts:
+        return None
+    parts.append(line[pos:])
+    return "".join(parts)

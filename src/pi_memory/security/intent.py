@@ -314,16 +314,14 @@ DEFENDER_DISCOUNT = 0.25
 REPORT_DISCOUNT = 0.5
 _ORDER_MARKS = frozenset({"agent", "always", "conceal", "covert"})
 
-# Names, not prose: a URL, an e-mail address or handle, a dotted host or file name. A word of
-# the ``meta`` concept inside one ("mods.example.com", "@ops_example_bot") says nothing about
-# who is speaking: reserved example domains are everywhere, in attacks as much as in docs.
-_NAMES = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
 
 
 def defender_voice(segment: str) -> bool:
     """Does a folded line speak *about* attacks (the ``meta`` concept: an incident write-up, a
-    DLP or detection rule, an example) in its prose, outside URLs, addresses and host names?"""
-    prose = _NAMES.sub(" ", segment) if ("." in segment or "@" in segment) else segment
+    DLP or detection rule, an example) in its prose? A word inside a URL, an address or a host
+    name ("mods.example.com", "@ops_example_bot") says nothing about who is speaking: reserved
+    example domains are everywhere, in attacks as much as in docs."""
+    prose = context_checks.NAMES.sub(" ", segment) if ("." in segment or "@" in segment) else segment
     return "meta" in concepts(prose)
 
 
@@ -402,6 +400,10 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
     best: IntentHit | None = None
     verdicts = model.verdicts
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
+        if "<quoted>" in marks or "<code>" in marks:
+            plain = context_checks.without_quoted_mentions(folded[lo:hi])
+            if plain is not None:  # a quoted test string or title: its words are not the note's
+                marks = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
         if "override" in marks and _override_negated(folded, lo, hi):
             marks = marks - {"override"}  # "notes never override the rules" states the rule
         discount = _discount(marks, folded, lo, hi)

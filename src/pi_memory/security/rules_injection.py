@@ -9,7 +9,7 @@ object that only makes sense as an attack ("ignore" + "previous instructions"), 
 
 from __future__ import annotations
 
-from pi_memory.security.context_checks import not_user_private, override_check
+from pi_memory.security.context_checks import except_quoted_mentions, not_user_private, override_check
 from pi_memory.security.engine import ALL, CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill, sent
 
@@ -452,6 +452,9 @@ RULES: list[Rule] = [
         sub="encoded_instruction", fwd=200,
     ),
 ]
+# A test string, a sample or a title quoting an attack is a mention ("the fixture string
+# \"ignore previous instructions\""); hidden carriers and template tokens are attacks however quoted.
+RULES = except_quoted_mentions(RULES, frozenset({"hidden_carrier", "encoded_instruction"}))
 
 # Non-English override and leak phrasings (the corpus' hand-written translations only hint at
 # this; the shapes follow each language's usual imperative word order).
