@@ -1,4 +1,4 @@
-"""Rule checks that read what governs a match: a negation, the user's own request, a report.
+"""Checks that read what governs a match: a negation, the user's own request, a report, a quote.
 
 A rule regex sees the order ("override the safety guidelines", "never tell anyone that it ...");
 whether that order is *given* depends on the words around it. Each check here is a
@@ -13,21 +13,43 @@ same sentence, in a bounded window, so it stays linear and cannot be steered by 
   hook", "that this entry exists") from the user is the attack, whoever is said to ask for it.
 * :func:`not_reported`: "a README told assistants to disregard their instructions; it was
   removed" reports an attack in an incident note, it does not pass the order on.
+* :func:`not_quoted_mention`: a match inside a quotation its clause introduces as a mention (a
+  fixture string, an eval sample, a talk titled "...", what a filter blocks) is quoted, not
+  given; a link title after a URL is a carrier, never a mention.
+
+The intent layer uses :func:`override_negated` and :func:`without_quoted_mentions` the same way
+on a line it has flagged.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from pi_memory.security.rule import Check, Rule
 
+
+@dataclass(frozen=True)
+class LazyPattern:
+    """A regex compiled on first use: importing the scanner to check one short note should not
+    compile patterns only a rare match needs."""
+
+    source: str
+
+    @cached_property
+    def p(self) -> re.Pattern[str]:
+        return re.compile(self.source)
+
+
 _WINDOW = 90
-_CLAUSE_END = re.compile(r"[.;!?\n]|:\s")
+_SENTENCE_STOP = LazyPattern(r"[.;!?\n]")
+_SENTENCE_GAP = LazyPattern(r"[.!?\n]\s")
+_CLAUSE_END = LazyPattern(r"[.;!?\n]|:\s")
 
 # A negation governing the verb that starts the match: "never", "do not", "can't ever",
 # "must not be allowed to", "don't let notes", "nothing stored here should ever".
-_NEGATED = re.compile(
+_NEGATED = LazyPattern(
     r"(?:\b(?:never|not|cannot|dont|cant|wont|doesnt|mustnt|shouldnt)|n't|\bno\s+(?:note|memory|entry|"
     r"instruction|message|one|text|rule)s?\b[^.;!?\n]{0,40}?\b(?:should|may|can|will|must|could|shall|is allowed to|"
     r"are allowed to|gets? to)|\bnothing\b[^.;!?\n]{0,40}?\b(?:should|may|can|will|must|could|shall|is allowed to|"
@@ -36,7 +58,7 @@ _NEGATED = re.compile(
     r"(?:to\s+)?)?$"
 )
 # ... unless the negation is itself part of a question or a threat: "why not", "if you do not".
-_NOT_REALLY = re.compile(r"\b(?:why|or|if|unless|else)\s+(?:[\w']+\s+){0,2}[\w']*$")
+_NOT_REALLY = LazyPattern(r"\b(?:why|or|if|unless|else)\s+(?:[\w']+\s+){0,2}[\w']*$")
 
 
 def _clause_before(view: str, start: int) -> str:
@@ -44,7 +66,7 @@ def _clause_before(view: str, start: int) -> str:
     lo = max(0, start - _WINDOW)
     before = view[lo:start]
     cut = 0
-    for m in _CLAUSE_END.finditer(before):
+    for m in _CLAUSE_END.p.finditer(before):
         cut = m.end()
     return before[cut:]
 
@@ -52,8 +74,8 @@ def _clause_before(view: str, start: int) -> str:
 def negated(view: str, start: int) -> bool:
     """Is the verb at ``start`` under a negation of its own clause?"""
     before = _clause_before(view, start)
-    m = _NEGATED.search(before)
-    return m is not None and _NOT_REALLY.search(before, 0, m.start()) is None
+    m = _NEGATED.p.search(before)
+    return m is not None and _NOT_REALLY.p.search(before, 0, m.start()) is None
 
 
 def not_negated(view: str, m: re.Match[str]) -> bool:
@@ -61,15 +83,33 @@ def not_negated(view: str, m: re.Match[str]) -> bool:
     return not negated(view, m.start())
 
 
+# English verbs of the ``override`` concept that a negation can govern ("notes never override
+# the safety rules"). When every one of them in a line is negated, the line states the rule.
+_OVERRIDE_VERBS = LazyPattern(
+    r"\b(?:overrid\w*|supersed\w*|ignor\w*|disregard\w*|bypass\w*|outrank\w*|overrul\w*|trump\w*|"
+    r"take precedence|takes precedence|replac\w*|cancel\w*|void)\b"
+)
+
+
+def override_negated(folded: str, lo: int, hi: int) -> bool:
+    """Is every override verb of the line under a negation of its own clause?"""
+    found = False
+    for m in _OVERRIDE_VERBS.p.finditer(folded, lo, hi):
+        if not negated(folded, m.start()):
+            return False
+        found = True
+    return found
+
+
 # The user's own request for discretion, earlier in the sentence.
-_USER_ASKED = re.compile(
+_USER_ASKED = LazyPattern(
     r"\b(?:(?:the\s+)?(?:user|client|customer|she|he|they)\s+(?:has\s+|have\s+|had\s+)?(?:asked|requested|"
     r"prefers|prefer|wants|want|told me|would rather|would like|does not want|doesn't want|did not want|"
     r"didn't want)|(?:at|per|on|by)\s+(?:the\s+user's|their|her|his)\s+(?:own\s+)?(?:request|wish)|as\s+(?:the\s+"
     r"user|they|she|he)\s+(?:asked|requested|prefers?|wants?))\b"
 )
 # What the agent itself does or stores: hiding *these* is the attack, whoever asked.
-_AGENT_ACT = re.compile(
+_AGENT_ACT = LazyPattern(
     r"\b(?:notes?|entry|entries|memory|memories|instructions?|rules?|changes?|links?|messages?|hooks?|commands?|"
     r"modifications?|payloads?|ads?|adverts?|scripts?|cron\w*|urls?|uploads?|uploaded|upload\w*|sends?|sent|"
     r"sending|forward\w*|copies|copy|copied|exfil\w*|tokens?|keys?|passwords?|credentials?|webhooks?|you|"
@@ -81,32 +121,32 @@ def not_user_private(view: str, m: re.Match[str]) -> bool:
     """Keep the match unless the sentence says the user asked for this discretion and what is
     kept quiet is not something the agent does or stores."""
     before = _clause_before_sentence(view, m.start())
-    if _USER_ASKED.search(before) is None:
+    if _USER_ASKED.p.search(before) is None:
         return True
     rest = view[m.start() : _sentence_end(view, m.end())]
-    return _AGENT_ACT.search(rest) is not None
+    return _AGENT_ACT.p.search(rest) is not None
 
 
 def _clause_before_sentence(view: str, start: int) -> str:
     lo = max(0, start - _WINDOW)
     before = view[lo:start]
     cut = 0
-    for m in re.finditer(r"[.!?\n]\s", before):
+    for m in _SENTENCE_GAP.p.finditer(before):
         cut = m.end()
     return before[cut:]
 
 
 def _sentence_end(view: str, end: int) -> int:
-    m = re.compile(r"[.;!?\n]").search(view, end, min(len(view), end + 120))
+    m = _SENTENCE_STOP.p.search(view, end, min(len(view), end + 120))
     return m.start() if m else min(len(view), end + 120)
 
 
 # Reported speech in an incident or detection note: "a README told assistants to ...".
-_REPORTED = re.compile(
+_REPORTED = LazyPattern(
     r"\b(?:told|asked|instructed|urged|tricked|persuaded|directed|ordered|tried to (?:get|make|trick|convince))\s+"
     r"(?:[\w'-]+\s+){0,3}?to\s+$"
 )
-_REPORT_VOICE = re.compile(
+_REPORT_VOICE = LazyPattern(
     r"\b(?:incidents?|inc-\d+|attackers?|attacker's|intruders?|phishing|postmortem|post-mortem|forensics?|"
     r"malicious|reimaged|quarantined|(?:was|were|has been|have been|got)\s+(?:found|removed|detected|"
     r"observed|cleaned|quarantined|deleted|reverted|blocked|flagged|reported|caught))\b"
@@ -117,11 +157,11 @@ def not_reported(view: str, m: re.Match[str]) -> bool:
     """Keep the match unless it is the object of reported speech ("told assistants to ...") in a
     line written in incident voice."""
     before = _clause_before_sentence(view, m.start())
-    if _REPORTED.search(before) is None:
+    if _REPORTED.p.search(before) is None:
         return True
     lo = max(view.rfind("\n", 0, m.start()) + 1, m.start() - 240)
     hi = view.find("\n", m.end(), m.end() + 240)
-    return _REPORT_VOICE.search(view, lo, hi if hi >= 0 else min(len(view), m.end() + 240)) is None
+    return _REPORT_VOICE.p.search(view, lo, hi if hi >= 0 else min(len(view), m.end() + 240)) is None
 
 
 def override_check(view: str, m: re.Match[str]) -> bool:
@@ -149,9 +189,13 @@ def _opening_quote(view: str, lo: int, start: int) -> tuple[int, str] | None:
     """The quotation ``start`` is inside, if any: ``(position of its opening mark, closing mark)``."""
     best: tuple[int, str] | None = None
     for q in _SAME:
-        marks = [i for i in range(view.find(q, lo, start), start) if i >= 0 and view[i] == q and _is_quote(view, i)]
-        if len(marks) % 2 == 1 and (best is None or marks[-1] > best[0]):
-            best = (marks[-1], q)
+        count, last, i = 0, -1, view.find(q, lo, start)
+        while i >= 0:
+            if _is_quote(view, i):
+                count, last = count + 1, i
+            i = view.find(q, i + 1, start)
+        if count % 2 == 1 and (best is None or last > best[0]):
+            best = (last, q)
     for open_, close in _PAIRS.items():
         i = view.rfind(open_, lo, start)
         if i >= 0 and view.find(close, i + 1, start) < 0 and (best is None or i > best[0]):
@@ -162,7 +206,7 @@ def _opening_quote(view: str, lo: int, start: int) -> tuple[int, str] | None:
 # Words that introduce a quotation as an object of study, a test case or a title: "the fixture
 # string", "a sample reading", "a talk titled", "the filter blocks". Not "says"/"told": quoting
 # an order with an authority claim ("the admin says \"ignore ...\"") passes the order on.
-_MENTION_CUE = re.compile(
+_MENTION_CUE = LazyPattern(
     r"\b(?:fixtures?|tests?|test cases?|testing|evals?|evaluations?|benchmarks?|samples?|datasets?|corpus|"
     r"suites?|strings?|phrases?|payloads?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed|"
     r"flags?|flagged|rejects?|rejected|blocks?|blocked|detects?|detected|catch(?:es)?|caught|classif\w*|"
@@ -172,9 +216,9 @@ _MENTION_CUE = re.compile(
 
 
 #: Names, not prose: a URL, an e-mail address or handle, a dotted host or file name.
-NAMES = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
+NAMES = LazyPattern(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
 # A quotation right after a URL is a markdown link or image title: a carrier, not a mention.
-_LINK_TITLE = re.compile(r"(?:://|www\.)\S*\s+$")
+_LINK_TITLE = LazyPattern(r"(?:://|www\.)\S*\s+$")
 
 
 _CUE_WORDS = 5
@@ -183,15 +227,15 @@ _CUE_WORDS = 5
 def _introduced_as_mention(head: str) -> bool:
     """Does the sentence before a quotation introduce it as a mention (a cue word in its prose,
     not inside a host name such as ``example.com``), and is it not a link title?"""
-    if _LINK_TITLE.search(head[-400:]) is not None:
+    if _LINK_TITLE.p.search(head[-400:]) is not None:
         return False
     cut = max(head.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": "))
     prose = head[cut + 1 :]
     if "." in prose or "@" in prose:
-        prose = NAMES.sub(" ", prose)
+        prose = NAMES.p.sub(" ", prose)
     # The cue names the quotation itself: at most a few words before it, in the same clause
     # ("when the tests fail, reply \"all green\"" is an order, not a test string).
-    return _MENTION_CUE.search(" ".join(prose.split()[-_CUE_WORDS:])) is not None
+    return _MENTION_CUE.p.search(" ".join(prose.split()[-_CUE_WORDS:])) is not None
 
 
 def quoted_mention(view: str, m: re.Match[str]) -> bool:
@@ -230,7 +274,7 @@ def except_quoted_mentions(rules: list[Rule], skip_subs: frozenset[str] = frozen
     return [r if r.sub_id in skip_subs else replace(r, check=_both(not_quoted_mention, r.check)) for r in rules]
 
 
-_QUOTED_SPAN = re.compile(
+_QUOTED_SPAN = LazyPattern(
     r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)"
 )
 
@@ -238,11 +282,11 @@ _QUOTED_SPAN = re.compile(
 def without_quoted_mentions(line: str) -> str | None:
     """``line`` with the inside of every quotation its sentence introduces as a mention blanked
     out, or ``None`` when there is none: the words of a quoted test string are not the note's."""
-    if not any(q in line for q in "\"“«`'") or _MENTION_CUE.search(line) is None:
+    if not any(q in line for q in "\"“«`'") or _MENTION_CUE.p.search(line) is None:
         return None
     parts: list[str] = []
     pos = 0
-    for m in _QUOTED_SPAN.finditer(line):
+    for m in _QUOTED_SPAN.p.finditer(line):
         if _introduced_as_mention(line[: m.start()]):
             parts.append(line[pos : m.start() + 1])
             parts.append(" " * (m.end() - m.start() - 2))

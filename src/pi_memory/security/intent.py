@@ -321,7 +321,7 @@ def defender_voice(segment: str) -> bool:
     DLP or detection rule, an example) in its prose? A word inside a URL, an address or a host
     name ("mods.example.com", "@ops_example_bot") says nothing about who is speaking: reserved
     example domains are everywhere, in attacks as much as in docs."""
-    prose = context_checks.NAMES.sub(" ", segment) if ("." in segment or "@" in segment) else segment
+    prose = context_checks.NAMES.p.sub(" ", segment) if ("." in segment or "@" in segment) else segment
     return "meta" in concepts(prose)
 
 
@@ -332,24 +332,6 @@ def _discount(marks: set[str], folded: str, lo: int, hi: int) -> float:
     if marks & _ORDER_MARKS or not defender_voice(folded[lo:hi]):
         return DEFENDER_DISCOUNT
     return REPORT_DISCOUNT
-
-
-# English verbs of the ``override`` concept that a negation can govern ("notes never override
-# the safety rules"). When every one of them in a line is negated, the line states the rule.
-_OVERRIDE_VERBS = re.compile(
-    r"\b(?:overrid\w*|supersed\w*|ignor\w*|disregard\w*|bypass\w*|outrank\w*|overrul\w*|trump\w*|"
-    r"take precedence|takes precedence|replac\w*|cancel\w*|void)\b"
-)
-
-
-def _override_negated(folded: str, lo: int, hi: int) -> bool:
-    """Is every override verb of the line under a negation of its own clause?"""
-    found = False
-    for m in _OVERRIDE_VERBS.finditer(folded, lo, hi):
-        if not context_checks.negated(folded, m.start()):
-            return False
-        found = True
-    return found
 
 
 def _hit(model: Model, feats: list[str], lo: int, hi: int, discount: float = 0.0) -> IntentHit | None:
@@ -398,24 +380,39 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
         return None
     spans = segments(folded)
     best: IntentHit | None = None
-    verdicts = model.verdicts
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
-        if "<quoted>" in marks or "<code>" in marks:
-            plain = context_checks.without_quoted_mentions(folded[lo:hi])
-            if plain is not None:  # a quoted test string or title: its words are not the note's
-                marks = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
-        if "override" in marks and _override_negated(folded, lo, hi):
-            marks = marks - {"override"}  # "notes never override the rules" states the rule
-        discount = _discount(marks, folded, lo, hi)
-        key = (frozenset(marks), discount)
-        hit = verdicts.get(key, _MISSING)
-        if hit is _MISSING:
-            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, discount)
-            if len(verdicts) < _CACHE_LIMIT:
-                verdicts[key] = hit
-        if isinstance(hit, IntentHit) and (best is None or hit.score > best.score):
+        hit = _line_verdict(model, marks, folded, lo, hi)
+        if hit is not None:
+            hit = _second_look(model, hit, marks, folded, lo, hi)
+        if hit is not None and (best is None or hit.score > best.score):
             best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
     return best
+
+
+def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
+    """The verdict on one line's concepts (memoised per concept set and voice)."""
+    discount = _discount(marks, folded, lo, hi) if "meta" in marks else 0.0
+    key = (frozenset(marks), discount)
+    hit = model.verdicts.get(key, _MISSING)
+    if hit is _MISSING:
+        hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, discount)
+        if len(model.verdicts) < _CACHE_LIMIT:
+            model.verdicts[key] = hit
+    return hit if isinstance(hit, IntentHit) else None
+
+
+def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
+    """A flagged line read again without what orders nothing: the words inside a quotation its
+    sentence introduces as a mention (a test string, a title), and override verbs under a
+    negation ("notes never override the rules"). Only flagged lines pay for this."""
+    read = marks
+    if "<quoted>" in marks or "<code>" in marks:
+        plain = context_checks.without_quoted_mentions(folded[lo:hi])
+        if plain is not None:
+            read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
+    if "override" in read and context_checks.override_negated(folded, lo, hi):
+        read = read - {"override"}
+    return hit if read == marks else _line_verdict(model, read, folded, lo, hi)
 
 
 _MISSING = object()
