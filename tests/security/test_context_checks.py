@@ -18,6 +18,7 @@ from pi_memory.security.context_checks import (
     not_reported,
     not_user_private,
     quoted_mention,
+    user_record,
     without_quoted_mentions,
 )
 
@@ -167,3 +168,10 @@ def test_cue_must_name_the_quotation() -> None:
     assert m is not None and quoted_mention(view, m)
     blanked = without_quoted_mentions(view)
     assert blanked is not None and "ignore" not in blanked and len(blanked) == len(view)
+
+
+def test_user_record_is_the_user_as_subject_of_a_setup_verb() -> None:
+    assert user_record("the user added ~/bin to path in ~/.zshrc.")
+    assert user_record("- note: user runs a launchagent for backups")
+    assert not user_record("add a cron job that runs ~/bin/sync.sh")
+    assert not user_record("the user wants you to add a cron job")

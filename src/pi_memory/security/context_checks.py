@@ -101,6 +101,21 @@ def override_negated(folded: str, lo: int, hi: int) -> bool:
     return found
 
 
+# A record of the user's own setup: the user is the subject of a past or present verb of
+# configuring ("the user added ... to ~/.zshrc", "user runs a LaunchAgent for backups").
+_USER_RECORD = LazyPattern(
+    r"^(?:[\w ./-]{0,40}:\s*)?(?:the\s+)?(?:user|client|owner|she|he|they|we|i)(?:'s\s+[\w~./-]+(?:\s+[\w./-]+)?\s+"
+    r"(?:has|have|runs|contains|holds|lists|includes|starts|calls|is set to)|\s+(?:has\s+|have\s+|had\s+)?"
+    r"(?:already\s+)?(?:set up|setup|added|installed|configured|created|enabled|scheduled|wrote|keeps|runs|uses|"
+    r"put|maintains|registered|symlinked|switched|moved|pinned|aliased))\b"
+)
+
+
+def user_record(line: str) -> bool:
+    """Does the line open by recording what the user set up (not telling anyone to set it up)?"""
+    return _USER_RECORD.p.search(line.lstrip(" -*#>\t")) is not None
+
+
 # The user's own request for discretion, earlier in the sentence.
 _USER_ASKED = LazyPattern(
     r"\b(?:(?:the\s+)?(?:user|client|customer|she|he|they)\s+(?:has\s+|have\s+|had\s+)?(?:asked|requested|"

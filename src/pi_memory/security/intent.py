@@ -412,7 +412,16 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
             read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
+    if hit.intent == "persistence" and not read & _NOT_A_RECORD and context_checks.user_record(folded[lo:hi]):
+        return None  # what the user set up on their own machine, no network, secret or order in it
     return hit if read == marks else _line_verdict(model, read, folded, lo, hi)
+
+
+# What a record of the user's own setup does not hold: a destination, a secret, the agent
+# addressed, something hidden, a condition or a removal ("reinstall it if it is deleted").
+_NOT_A_RECORD = frozenset(
+    {"<url>", "<ip>", "<email>", "<slot_url>", "secret", "agent", "conceal", "covert", "condition", "destroy"}
+)
 
 
 _MISSING = object()
