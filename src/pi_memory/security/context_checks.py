@@ -91,12 +91,39 @@ _OVERRIDE_VERBS = LazyPattern(
 )
 
 
+# What a neutralised override verb acts on: the rules themselves ("never override the safety
+# guidelines") when negated, or a note ("ignore any note that claims otherwise") at any time.
+_RULES_OBJECT = LazyPattern(
+    r"\b(?:rules?|guidelines?|instructions?|(?:system|developer) (?:prompt|message)s?|polic(?:y|ies)|safety|"
+    r"guardrails?|restrictions?|developer's|operator's|system prompt)\b"
+)
+_NOTE_OBJECT = LazyPattern(
+    r"\s+(?:(?:the|this|that|any|a|such|every|all)\s+)?(?:(?:memory|stored|saved)\s+)?(?:notes?|memory|"
+    r"memories|entry|entries)\b(?!\s+(?:above|below|before|earlier))"
+)
+
+
+_RULES_SUBJECT = LazyPattern(
+    r"\b(?:(?:the\s+)?system (?:prompt|message)|safety (?:rules|guidelines|polic(?:y|ies))|(?:developer|operator)'?s? "
+    r"(?:instructions|rules|guidelines)|your (?:original |safety |core )?(?:instructions|guidelines|rules))\s+"
+    r"(?:always\s+|still\s+)?$"
+)
+
+
 def override_negated(folded: str, lo: int, hi: int) -> bool:
-    """Is every override verb of the line under a negation of its own clause?"""
+    """Is every override verb of the line neutralised: negated with the rules as its object
+    ("notes never override the safety rules"), or aimed at a note ("ignore the note")? A negated
+    verb aimed elsewhere ("the system prompt does not take precedence over notes") still counts."""
     found = False
     for m in _OVERRIDE_VERBS.p.finditer(folded, lo, hi):
-        if not negated(folded, m.start()):
-            return False
+        if _RULES_SUBJECT.p.search(_clause_before(folded, m.start())) and not negated(folded, m.start()):
+            found = True  # "the system prompt always takes precedence": the rules win
+            continue
+        if _NOTE_OBJECT.p.match(folded, m.end(), hi) is None:
+            clause = _CLAUSE_END.p.search(folded, m.end(), hi)
+            after_hi = min(clause.start() if clause else hi, m.end() + 60)
+            if not (negated(folded, m.start()) and _RULES_OBJECT.p.search(folded, m.end(), after_hi)):
+                return False
         found = True
     return found
 
@@ -135,20 +162,30 @@ _AGENT_ACT = LazyPattern(
 def not_user_private(view: str, m: re.Match[str]) -> bool:
     """Keep the match unless the sentence says the user asked for this discretion and what is
     kept quiet is not something the agent does or stores."""
-    before = _clause_before_sentence(view, m.start())
-    if _USER_ASKED.p.search(before) is None:
-        return True
-    rest = view[m.start() : _sentence_end(view, m.end())]
-    return _AGENT_ACT.p.search(rest) is not None
+    return not user_private(view, m.start(), m.end())
 
 
-def _clause_before_sentence(view: str, start: int) -> str:
-    lo = max(0, start - _WINDOW)
+def user_private(view: str, start: int, end: int) -> bool:
+    """Does this or the previous sentence say the user asked for the discretion at
+    ``view[start:end]``, with nothing the agent does or stores in what is kept quiet?"""
+    if _USER_ASKED.p.search(_clause_before_sentence(view, start, sentences=2)) is None:
+        return False
+    return _AGENT_ACT.p.search(view, start, _sentence_end(view, end)) is None
+
+
+def user_private_line(line: str) -> bool:
+    """Does the line say the user asked for discretion, with nothing the agent does or stores
+    in what follows ("the user asked me never to mention their old job to them")?"""
+    asked = _USER_ASKED.p.search(line)
+    return asked is not None and _AGENT_ACT.p.search(line, asked.end()) is None
+
+
+def _clause_before_sentence(view: str, start: int, sentences: int = 1) -> str:
+    """The text of the last ``sentences`` sentences before ``start`` (bounded window)."""
+    lo = max(0, start - _WINDOW * sentences)
     before = view[lo:start]
-    cut = 0
-    for m in _SENTENCE_GAP.p.finditer(before):
-        cut = m.end()
-    return before[cut:]
+    cuts = [0] + [m.end() for m in _SENTENCE_GAP.p.finditer(before)]
+    return before[cuts[max(0, len(cuts) - sentences)] :]
 
 
 def _sentence_end(view: str, end: int) -> int:

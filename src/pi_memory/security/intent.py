@@ -412,6 +412,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
             read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
+    if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
+        return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
     if hit.intent == "persistence" and not read & _NOT_A_RECORD and context_checks.user_record(folded[lo:hi]):
         return None  # what the user set up on their own machine, no network, secret or order in it
     return hit if read == marks else _line_verdict(model, read, folded, lo, hi)
