@@ -138,9 +138,17 @@ _USER_RECORD = LazyPattern(
 )
 
 
-def user_record(line: str) -> bool:
-    """Does the line open by recording what the user set up (not telling anyone to set it up)?"""
-    return _USER_RECORD.p.search(line.lstrip(" -*#>\t")) is not None
+# What a record of the user's own setup does not hold (intent concepts and shapes): a
+# destination, a secret, the agent addressed, something hidden, a condition or a removal.
+_NOT_A_RECORD = frozenset(
+    {"<url>", "<ip>", "<email>", "<slot_url>", "secret", "agent", "conceal", "covert", "condition", "destroy"}
+)
+
+
+def user_record(line: str, marks: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Does the line open by recording what the user set up (not telling anyone to set it up),
+    with none of :data:`_NOT_A_RECORD` among its intent ``marks``?"""
+    return not marks & _NOT_A_RECORD and _USER_RECORD.p.search(line.lstrip(" -*#>\t")) is not None
 
 
 # The user's own request for discretion, earlier in the sentence.
@@ -329,6 +337,19 @@ def except_quoted_mentions(rules: list[Rule], skip_subs: frozenset[str] = frozen
 _QUOTED_SPAN = LazyPattern(
     r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)"
 )
+
+
+# A persona that belongs to the user or someone else, not to the agent ("the user's character").
+_OTHERS_PERSONA = LazyPattern(
+    r"\b(?:(?:the\s+)?(?:user|kid|child|son|daughter|friend|partner|player|customer)'s|their|her|his)\s+"
+    r"(?:[\w&-]+\s+){0,2}?(?:persona|character|role|"
+    r"alter ego|avatar)\b"
+)
+
+
+def others_persona(line: str) -> bool:
+    """Does the line give a persona to the user or someone else, not to the agent?"""
+    return _OTHERS_PERSONA.p.search(line) is not None
 
 
 def without_quoted_mentions(line: str) -> str | None:

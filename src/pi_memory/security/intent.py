@@ -402,9 +402,10 @@ def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) 
 
 
 def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
-    """A flagged line read again without what orders nothing: the words inside a quotation its
-    sentence introduces as a mention (a test string, a title), and override verbs under a
-    negation ("notes never override the rules"). Only flagged lines pay for this."""
+    """A flagged line read again without what orders nothing: the words of a quoted mention (a
+    test string, a title) and neutralised override verbs ("notes never override the rules"); and
+    cleared when it keeps the user's own topic quiet at their request, gives the user (not the
+    agent) a persona, or records the user's own setup. Only flagged lines pay for this."""
     read = marks
     if "<quoted>" in marks or "<code>" in marks:
         plain = context_checks.without_quoted_mentions(folded[lo:hi])
@@ -414,16 +415,11 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         read = read - {"override"}
     if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
-    if hit.intent == "persistence" and not read & _NOT_A_RECORD and context_checks.user_record(folded[lo:hi]):
+    if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
+        return None  # the user's own character in a game, not a persona for the agent
+    if hit.intent == "persistence" and context_checks.user_record(folded[lo:hi], read):
         return None  # what the user set up on their own machine, no network, secret or order in it
     return hit if read == marks else _line_verdict(model, read, folded, lo, hi)
-
-
-# What a record of the user's own setup does not hold: a destination, a secret, the agent
-# addressed, something hidden, a condition or a removal ("reinstall it if it is deleted").
-_NOT_A_RECORD = frozenset(
-    {"<url>", "<ip>", "<email>", "<slot_url>", "secret", "agent", "conceal", "covert", "condition", "destroy"}
-)
 
 
 _MISSING = object()
