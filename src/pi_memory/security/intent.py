@@ -315,7 +315,6 @@ REPORT_DISCOUNT = 0.5
 _ORDER_MARKS = frozenset({"agent", "always", "conceal", "covert"})
 
 
-
 def defender_voice(segment: str) -> bool:
     """Does a folded line speak *about* attacks (the ``meta`` concept: an incident write-up, a
     DLP or detection rule, an example) in its prose? A word inside a URL, an address or a host
