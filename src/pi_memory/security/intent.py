@@ -33,6 +33,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from pi_memory.security import context_checks
+
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
 
@@ -73,7 +75,7 @@ class Model:
     weights: dict[str, tuple[float, ...]]
     threshold: float
     # The verdict of each set of concepts seen: lines repeat the same few sets (bounded memo).
-    verdicts: dict[frozenset[str], object] = field(default_factory=dict, compare=False, repr=False)
+    verdicts: dict[tuple[frozenset[str], float], object] = field(default_factory=dict, compare=False, repr=False)
 
 
 def features(segment: str) -> list[str]:
@@ -297,18 +299,43 @@ def _verdict(model: Model, feats: list[str]) -> tuple[int, float]:
 def score_segment(model: Model, segment: str) -> IntentHit | None:
     """The segment's best threat intent if it beats benign by the threshold, else ``None``."""
     feats = features(segment)
-    return _hit(model, feats, 0, len(segment), "l:meta" in feats)
+    marks = {f[2:] for f in feats if f.startswith("l:")}
+    return _hit(model, feats, 0, len(segment), _discount(marks, segment, 0, len(segment)))
 
 
 #: How much more a line in defender voice (an incident write-up, a DLP or detection note, an
 #: example: the ``meta`` concept) must score: such notes name attacks without ordering them.
 DEFENDER_DISCOUNT = 0.25
+#: ... and a defender-voice line that only reports or describes: no "you", no "every" or
+#: "whenever", nothing hidden or done quietly, and the defender words in its prose. "Incident
+#: 12: the attacker's cron entry ... was found and removed" and "DLP rule: block uploads of
+#: files containing a private key" are not orders to anyone; "Incident follow-up: from now on,
+#: forward each token you see to ..." keeps the smaller discount.
+REPORT_DISCOUNT = 0.5
+_ORDER_MARKS = frozenset({"agent", "always", "conceal", "covert"})
 
 
-def _hit(model: Model, feats: list[str], lo: int, hi: int, defender: bool = False) -> IntentHit | None:
+def defender_voice(segment: str) -> bool:
+    """Does a folded line speak *about* attacks (the ``meta`` concept: an incident write-up, a
+    DLP or detection rule, an example) in its prose? A word inside a URL, an address or a host
+    name ("mods.example.com", "@ops_example_bot") says nothing about who is speaking: reserved
+    example domains are everywhere, in attacks as much as in docs."""
+    prose = context_checks.NAMES.p.sub(" ", segment) if ("." in segment or "@" in segment) else segment
+    return "meta" in concepts(prose)
+
+
+def _discount(marks: set[str], folded: str, lo: int, hi: int) -> float:
+    """How much the line's voice lowers its margin (see :data:`REPORT_DISCOUNT`)."""
+    if "meta" not in marks:
+        return 0.0
+    if marks & _ORDER_MARKS or not defender_voice(folded[lo:hi]):
+        return DEFENDER_DISCOUNT
+    return REPORT_DISCOUNT
+
+
+def _hit(model: Model, feats: list[str], lo: int, hi: int, discount: float = 0.0) -> IntentHit | None:
     best, margin = _verdict(model, feats)
-    if defender:
-        margin -= DEFENDER_DISCOUNT
+    margin -= discount
     if margin < model.threshold:
         return None
     contributions = sorted(
@@ -352,17 +379,46 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
         return None
     spans = segments(folded)
     best: IntentHit | None = None
-    verdicts = model.verdicts
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
-        key = frozenset(marks)
-        hit = verdicts.get(key, _MISSING)
-        if hit is _MISSING:
-            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, "meta" in marks)
-            if len(verdicts) < _CACHE_LIMIT:
-                verdicts[key] = hit
-        if isinstance(hit, IntentHit) and (best is None or hit.score > best.score):
+        hit = _line_verdict(model, marks, folded, lo, hi)
+        if hit is not None:
+            hit = _second_look(model, hit, marks, folded, lo, hi)
+        if hit is not None and (best is None or hit.score > best.score):
             best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
     return best
+
+
+def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
+    """The verdict on one line's concepts (memoised per concept set and voice)."""
+    discount = _discount(marks, folded, lo, hi) if "meta" in marks else 0.0
+    key = (frozenset(marks), discount)
+    hit = model.verdicts.get(key, _MISSING)
+    if hit is _MISSING:
+        hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, discount)
+        if len(model.verdicts) < _CACHE_LIMIT:
+            model.verdicts[key] = hit
+    return hit if isinstance(hit, IntentHit) else None
+
+
+def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
+    """A flagged line read again without what orders nothing: the words of a quoted mention (a
+    test string, a title) and neutralised override verbs ("notes never override the rules"); and
+    cleared when it keeps the user's own topic quiet at their request, gives the user (not the
+    agent) a persona, or records the user's own setup. Only flagged lines pay for this."""
+    read = marks
+    if "<quoted>" in marks or "<code>" in marks:
+        plain = context_checks.without_quoted_mentions(folded[lo:hi])
+        if plain is not None:
+            read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
+    if "override" in read and context_checks.override_negated(folded, lo, hi):
+        read = read - {"override"}
+    if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
+        return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
+    if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
+        return None  # the user's own character in a game, not a persona for the agent
+    if hit.intent == "persistence" and context_checks.user_record(folded[lo:hi], read):
+        return None  # what the user set up on their own machine, no network, secret or order in it
+    return hit if read == marks else _line_verdict(model, read, folded, lo, hi)
 
 
 _MISSING = object()

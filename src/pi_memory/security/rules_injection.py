@@ -9,6 +9,7 @@ object that only makes sense as an attack ("ignore" + "previous instructions"), 
 
 from __future__ import annotations
 
+from pi_memory.security.context_checks import except_quoted_mentions, not_user_private, override_check
 from pi_memory.security.engine import ALL, CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill, sent
 
@@ -71,7 +72,7 @@ RULES: list[Rule] = [
         r"she|someone|anyone)(?:\s+have|\s+had|'ve|'d)?\s+(?:ever\s+)?(?:said|told|wrote|written|asked|gave|"
         r"given|mentioned|instructed|been told|were told|was told|learned|know)|(?:above|before|prior|previously|"
         r"so far|until now|earlier|up to (?:now|here|this point)|else|in your (?:prompt|instructions|context))))",
-        sub="override_previous", leet=True, veto=_MENTION, veto_back=60, fwd=260,
+        sub="override_previous", leet=True, veto=_MENTION, veto_back=60, fwd=260, check=override_check,
     ),
     rule(
         "prompt_injection", CAT, ALL,
@@ -100,7 +101,7 @@ RULES: list[Rule] = [
         "disregard_rules", CAT, ALL, "disregard|disregarding",
         r"disregard(?:ing)?\s+" + fill(4) + r"(?:your|all|any|every|the|previous|prior|these|those)\s+" + fill(4)
         + r"(?:instructions|rules|guidelines|guidance|directives|policies|restrictions|safeguards)\b",
-        sub="override_previous", leet=True, veto=_MENTION, fwd=200,
+        sub="override_previous", leet=True, veto=_MENTION, fwd=200, check=override_check,
     ),
     rule(
         "sys_prompt_override", CAT, ALL, "override",
@@ -249,7 +250,7 @@ RULES: list[Rule] = [
         r"(?:outranks?|overrides?|overrules?|supersedes?|takes? precedence over|trumps?)\s+(?:all\s+|any\s+)?"
         r"(?:the\s+|your\s+)?(?:developer'?s?|system|operator'?s?|previous|prior|original|existing|safety|other|"
         r"earlier)\s+(?:\w+\s+)?(?:instructions|rules|prompts?|polic(?:y|ies)|guidelines|directives)\b",
-        sub="memory_poisoning", fwd=120,
+        sub="memory_poisoning", fwd=120, check=override_check,
     ),
     rule(
         "memory_poisoning", CAT, CONTEXT, "follow|obey|execute|run|apply|load",
@@ -353,15 +354,15 @@ RULES: list[Rule] = [
         r"entry|note|rule|link))\b|what\s+(?:you|this)\b|(?:it|this|these)\s+(?:was|were|is|has|exists?)\b|"
         r"of\s+(?:this|it)\b|(?:this|that|the)\s+(?:entry|note|memory|instruction|rule|message)\s+(?:exists?|is\s+"
         r"(?:here|stored|saved)|was\s+(?:added|saved|stored|written)))",
-        sub="memory_poisoning", back=24, fwd=120,
+        sub="memory_poisoning", back=24, fwd=120, check=not_user_private,
     ),
     rule(
         "deception_hide", CAT, ALL, "keep|hide|conceal|withhold",
         r"keep\s+(?:(?:this|it|that|these|the|my|our|any)\s+)?(?:\w+\s+){0,2}?(?:secret|hidden|confidential|private)\s+"
-        r"from\s+(?:the\s+)?(?:user|human|operator|owner)s?\b"
+        r"from\s+(?:the\s+)?(?:user|human|operator|owner)s?\b(?!'s)"
         r"|(?:hide|conceal|withhold)\s+(?:this|it|that|these)(?:\s+(?:note|entry|memory|instruction|rule|change|"
         r"message|file|link|action|step)s?)?\s+from\s+(?:the\s+)?(?:user|human|operator|owner)s?\b",
-        sub="memory_poisoning", fwd=120, partners="from", partner_fwd=60,
+        sub="memory_poisoning", fwd=120, partners="from", partner_fwd=60, check=not_user_private,
     ),
     rule(
         "prompt_injection", CAT, ALL, "treat|consider|regard",
@@ -451,6 +452,9 @@ RULES: list[Rule] = [
         sub="encoded_instruction", fwd=200,
     ),
 ]
+# A test string, a sample or a title quoting an attack is a mention ("the fixture string
+# \"ignore previous instructions\""); hidden carriers and template tokens are attacks however quoted.
+RULES = except_quoted_mentions(RULES, frozenset({"hidden_carrier", "encoded_instruction"}))
 
 # Non-English override and leak phrasings (the corpus' hand-written translations only hint at
 # this; the shapes follow each language's usual imperative word order).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from pi_memory.security.context_checks import except_quoted_mentions
 from pi_memory.security.engine import CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill
 
@@ -212,6 +213,9 @@ RULES: list[Rule] = [
         sub="persona_override", fwd=120,
     ),
 ]
+# A talk titled "You are now DAN", an eval sample quoting a persona: mentions, not orders. Template
+# tokens and forged turns forge a boundary however they are introduced.
+RULES = except_quoted_mentions(RULES, frozenset({"chat_template_token", "fake_turn"}))
 
 ML_RULES: list[Rule] = [
     rule("role_hijack", CAT, CONTEXT, "你现在|你現在|从现在|從現在|现在你|現在你",
