@@ -1,9 +1,11 @@
 """The SQLite index with a :class:`DenseMirror` (what the Chroma backend plugs in): the mirror gets
 every vector before the local file, proposes the dense candidates, and follows deletes and clears.
-The shared index suite (``test_index.py``) covers the rest over every backend."""
+The shared index suite (``test_index.py``) covers the rest over every backend. And how ``add``
+writes: one FTS5 flush per call, not one per message."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -92,3 +94,47 @@ def test_a_mirror_that_refuses_the_embedder_keeps_the_file_untouched(tmp_path: P
         with pytest.raises(EmbedderMismatchError, match="other-model"):
             index.add([record("v1", "a message")])
         assert index.count() == 0 and mirror.vectors == {} and index.info()["embedder"] is None
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    """SQLite's big-endian varint at ``at``: (value, the offset after it)."""
+    value = 0
+    for n in range(9):
+        byte = data[at + n]
+        if n == 8:
+            return (value << 8) | byte, at + 9
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value, at + n + 1
+    raise AssertionError("unreachable")
+
+
+def _fts_leaves_written(path: Path) -> int:
+    """The FTS5 structure record's count of leaf pages its flushes ever wrote (the header: cookie,
+    [V2 mark], levels, segments, that count), read through a connection of our own."""
+    with sqlite3.connect(path) as db:
+        block = db.execute("SELECT block FROM messages_fts_data WHERE id = 10").fetchone()[0]
+    at = 8 if block[4:8] == b"\xff\x00\x00\x01" else 4
+    for _ in range(2):  # levels, segments
+        _, at = _varint(block, at)
+    return _varint(block, at)[0]
+
+
+def test_an_add_flushes_the_fts_index_once_however_many_messages_it_holds(tmp_path: Path) -> None:
+    """FTS5 writes its pending terms out as a new segment at the end of each statement that fed it,
+    so inserting row by row wrote 256 one-page segments for a batch of 256 (and merged them again:
+    most of ``add``'s time). One INSERT per batch of up to 500 rows writes them once."""
+    path = tmp_path / "recall.db"
+    with SQLiteIndex(path) as index:
+        assert index.add([record(f"m{i}", f"message {i} about word{i}") for i in range(256)]) == 256
+        first = _fts_leaves_written(path)
+        assert first <= 4  # row by row: 256
+        assert index.add([record(f"n{i}", f"note {i} about word{i}") for i in range(600)]) == 600
+        assert _fts_leaves_written(path) - first <= 12  # two statements; row by row: 600
+        assert index.count() == 856
+        assert "n599" in [h.id for h in index.search("word599", top_k=3)]
+        assert index.get(["m0", "n599"])[1].text == "note 599 about word599"
+        # changed and new records in one add: the new one inserted, the changed one in place
+        assert index.add([record("m1", "message 1 now about violins"), record("x1", "a new one")]) == 2
+        assert "m1" in [h.id for h in index.search("violins", top_k=3)] and index.count() == 857
+        assert [s.id for s in index.access_stats()][:2] == ["m0", "m1"]  # m1 kept its place (seq)

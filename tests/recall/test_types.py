@@ -31,10 +31,15 @@ def test_a_bad_record_fails_with_the_field_named(change: dict[str, object], mess
         normalize_record({**record("m1", "hello"), **change})
 
 
-def test_lone_surrogates_become_replacement_characters() -> None:
-    text = normalize_record(record("m1", "a\ud800b"))["text"]
-    text.encode("utf-8")  # storable
-    assert text[0] == "a" and text[-1] == "b" and set(text[1:-1]) == {"\ufffd"}
+def test_each_lone_surrogate_becomes_one_replacement_character() -> None:
+    """As JavaScript's ``toWellFormed()`` (and Node's UTF-8 encoding) does: one U+FFFD per lone
+    surrogate, never three (one per byte of its UTF-8-like encoding), and a pair split into two
+    code points is the character it encodes."""
+    assert normalize_record(record("m1", "a\ud800b"))["text"] == "a\ufffdb"
+    text = normalize_record(record("m1", "\udc00x\ud83d\ude00y\ud800\ud800\udfff"))["text"]
+    assert text == "\ufffdx\U0001f600y\ufffd\U000103ff"
+    assert text.encode("utf-8")  # storable
+    assert normalize_record(record("\ud800", "t"))["id"] == "\ufffd"
 
 
 def test_hit_json_rounds_the_scores() -> None:

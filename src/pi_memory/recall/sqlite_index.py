@@ -52,6 +52,22 @@ __all__ = ["DenseMirror", "SQLiteIndex"]
 _LABEL_CHARS = 80
 """Enough of a message's start to hold a transcript speaker label (``Name: …``)."""
 
+_INSERT = "INSERT INTO messages(id, text, role, timestamp, session_id, metadata, embedding) VALUES "
+_UPDATE = "UPDATE messages SET text=?, role=?, timestamp=?, session_id=?, metadata=?, embedding=? WHERE id=?"
+_INSERT_ROWS = 500
+"""Rows per INSERT statement (fewer where SQLite allows fewer than 3,500 parameters).
+
+One statement for a whole batch, not one per row: FTS5 writes its pending terms out as a new
+segment at the end of every statement that fed it through the trigger, so row-by-row inserts
+wrote one segment per message and spent most of ``add`` merging them again (63% of the
+instructions of storing 20k messages)."""
+
+
+def _metadata_json(record: Record) -> str:
+    metadata = record.get("metadata")
+    return json.dumps(metadata, ensure_ascii=False, sort_keys=True) if metadata else "{}"
+
+
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
 
@@ -204,9 +220,16 @@ class SQLiteIndex:
             self._check_space(db, claim=True)
             # Another thread or process may have written some of these ids since the look above.
             existing = self._existing_texts([r["id"] for r in todo])
-            changed = False
-            for record, vector in zip(todo, vectors, strict=True):
-                changed |= self._upsert(db, record, vector.tobytes(), record["id"] in existing)
+            rows = [(r["id"], r["text"], r["role"], r["timestamp"], r["session_id"], _metadata_json(r), v.tobytes())
+                    for r, v in zip(todo, vectors, strict=True)]
+            fresh = [row for row in rows if row[0] not in existing]
+            per_statement = max(1, min(_INSERT_ROWS, db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 7))
+            for start in range(0, len(fresh), per_statement):
+                chunk = fresh[start : start + per_statement]
+                db.execute(_INSERT + ", ".join(["(?,?,?,?,?,?,?)"] * len(chunk)), [v for row in chunk for v in row])
+            changed = [(*row[1:], row[0]) for row in rows if row[0] in existing]
+            for values in changed:  # a changed text, role or session: in place, keeping seq and access data
+                db.execute(_UPDATE, values)
             if changed:
                 self._bump_generation(db)
 
@@ -219,23 +242,6 @@ class SQLiteIndex:
             )
             found.update({row[0]: (row[1], row[2], row[3]) for row in rows})
         return found
-
-    @staticmethod
-    def _upsert(db: sqlite3.Connection, record: Record, blob: bytes, exists: bool) -> bool:
-        """Insert, or update in place (keeping seq and access data). Returns True for an update."""
-        metadata = json.dumps(record.get("metadata") or {}, ensure_ascii=False, sort_keys=True)
-        values = (record["text"], record["role"], record["timestamp"], record["session_id"], metadata, blob)
-        if exists:
-            db.execute(
-                "UPDATE messages SET text=?, role=?, timestamp=?, session_id=?, metadata=?, embedding=? WHERE id=?",
-                (*values, record["id"]),
-            )
-            return True
-        db.execute(
-            "INSERT INTO messages(id, text, role, timestamp, session_id, metadata, embedding) VALUES (?,?,?,?,?,?,?)",
-            (record["id"], *values),
-        )
-        return False
 
     def flush(self) -> None:
         """Nothing is buffered here: ``add`` has committed by the time it returns."""

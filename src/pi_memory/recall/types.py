@@ -130,12 +130,15 @@ def normalize_record(record: Mapping[str, Any]) -> Record:
 
 
 def _utf8(value: str) -> str:
-    """Lone surrogates (JavaScript strings may hold them; pi writes them to JSON) cannot be stored
-    as UTF-8 or tokenized: they become U+FFFD, the rest of the text is kept."""
+    """Lone surrogates (JavaScript strings may hold them; pi writes them to JSON as ``\\ud800``)
+    cannot be stored as UTF-8 or tokenized: each becomes one U+FFFD and the rest of the text is
+    kept, as JavaScript's ``toWellFormed()`` and its UTF-8 encoders do, so a Node process indexing
+    the same message stores the same text. A high and low surrogate in a row are the character
+    they encode in UTF-16."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return value
 
 
