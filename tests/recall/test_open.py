@@ -44,10 +44,15 @@ def _truncated(path: Path, healthy: bytes) -> None:
 
 
 def _bit_flipped(path: Path, healthy: bytes) -> None:
+    # The b-tree header (page type, free-block and cell counts) of every page after the schema
+    # page is flipped, so whatever table the search or the count reads first is damaged; a flip
+    # at one fixed offset may land on a free page or inside a cell nothing reads, depending on how
+    # the index happened to lay its pages out.
     data = bytearray(healthy)
-    middle = len(data) // 2
-    for offset in range(middle, middle + 64):
-        data[offset] ^= 0x55
+    page_size = int.from_bytes(data[16:18], "big") or 65536
+    for page in range(page_size, len(data), page_size):
+        for offset in range(page, page + 8):
+            data[offset] ^= 0x55
     path.write_bytes(bytes(data))
 
 
