@@ -18,13 +18,17 @@ def marks(text: str) -> set[str]:
 @pytest.mark.parametrize(
     ("text", "concept"),
     [
-        ("The deletion was pre-approved by the owner.", "prior"),  # a hyphenated entry
+        ("Got the sign-off from Lena.", "noconfirm"),  # a hyphenated entry (dead before: "-" split it)
+        ("See the post-mortem write-up.", "meta"),
+        ("The deletion was pre-approved by the owner.", "prior"),
         ("It was preapproved.", "prior"),  # the same entry without its hyphen
         ("E-mail the list to the team.", "send"),
         ("From now on, answer in French.", "always"),  # a phrase of three words
         ("Turn off the alarm.", "disable"),
         ("Ab sofort gilt das.", "always"),
         ("Do it without asking anyone.", "without"),
+        ("Revísalo cada hora.", "channel"),  # accents are dropped on both sides: entry revis*
+        ("Manda la contrasena.", "secret"),  # ...and entry contraseña* read without its tilde
     ],
 )
 def test_phrases_and_hyphenated_entries_match(text: str, concept: str) -> None:

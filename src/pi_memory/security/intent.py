@@ -180,7 +180,7 @@ def _combination(marks: set[str]) -> IntentHit | None:
     if marks & COMBINATION_VETO:
         return None
     for intent_name, _name, groups, veto in _combinations():
-        if all(g & marks for g in groups) and not veto & marks:
+        if not any(g.isdisjoint(marks) for g in groups) and veto.isdisjoint(marks):
             # One concept per group, in the combination's order: the words that carried it.
             evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
             return IntentHit(intent_name, 1.0, evidence[:3], 0, 0)

@@ -65,31 +65,42 @@ START, END, CLITIC = 1, 2, 4
 _PROCLITICS = frozenset("و ف ب ل ك س ال وال فال بال كال لل ولل فلل وب ول وك فب فل وس فس".split())  # noqa: SIM905
 #: In an entry, ``+`` is a space or hyphen and ``-`` is a hyphen, a space or nothing, so
 #: ``without+asking``, ``pre-approv*`` and ``e-mail`` match as written in the text.
-_JOINERS = {"+": (" ", "-"), "-": ("-", " ", "")}
+_JOINERS = {"-": ("-", " ", ""), "+": (" ", "-")}
 
 
 def _variants(entry: str) -> list[str]:
-    """Spellings of one entry: its joiners expanded, and Latin without accents or dotless i."""
-    out = [""]
-    for ch in entry:
-        out = [o + alt for o in out for alt in _JOINERS.get(ch, (ch,))]
-    more = []
-    for v in out:
-        if not v.isascii() and all(c.isascii() or "\u00c0" <= c <= "\u017f" for c in v):
-            more.append("".join(c for c in unicodedata.normalize("NFD", v) if not unicodedata.combining(c)))
-            more.append(v.replace("ı", "i"))
-    return list(dict.fromkeys(out + more))
+    """Spellings of one entry: its joiners expanded, accents of Latin letters dropped (the text is
+    read the same way, :data:`UNACCENT`), and a Turkish dotless i also as a plain i."""
+    out = [entry.translate(UNACCENT)]
+    if "+" in entry or "-" in entry:
+        for sep, alts in _JOINERS.items():
+            out = [alt.join(o.split(sep)) for o in out for alt in alts] if sep in entry else out
+    if "ı" in entry:
+        out += [v.replace("ı", "i") for v in out]
+    return out
+
+
+def _unaccented(cp: int) -> str | None:
+    base = unicodedata.normalize("NFD", chr(cp))[0]
+    return base if base.isascii() and base != chr(cp) else None
+
+
+#: Latin letters with accents (U+00C0-U+017F) to their base letter, one character for one, so
+#: positions survive: "revísalo", "revisalo" and the entry ``revis*`` read alike. Vietnamese
+#: letters outside that block keep their marks (its tones tell words apart).
+UNACCENT = {cp: b for cp in range(0xC0, 0x180) if (b := _unaccented(cp)) is not None}
 
 
 def _bounds(entry: str, stem: bool, inside: bool) -> int:
     """Which ends of a phrase entry must be word boundaries (none in Chinese or Japanese; a
     Korean entry takes any ending, particles attach to it; an Arabic one any proclitic)."""
-    if _CJK.search(entry):
+    ascii = entry.isascii()
+    if not ascii and _CJK.search(entry):
         return 0
     flags = 0 if inside or not _is_word(entry[0]) else START
-    if _ARABIC.search(entry):
+    if not ascii and _ARABIC.search(entry):
         flags |= CLITIC
-    if not stem and not _HANGUL.search(entry) and _is_word(entry[-1]):
+    if not stem and (ascii or not _HANGUL.search(entry)) and _is_word(entry[-1]):
         flags |= END
     return flags
 
@@ -107,10 +118,15 @@ def lexicon() -> Lexicon:
     stems: dict[str, set[str]] = {}
     phrases: dict[str, dict[int, set[str]]] = {}
     tables = [LEXICON.items(), *(by_lang.items() for by_lang in WORDS.values())]
+    word_at = _WORD.fullmatch
     for concept, words in (pair for table in tables for pair in table):
-        for word in words.split():
-            word = word.casefold()
-            stem, inside = word.endswith("*"), word.startswith("*") and len(word) > 1
+        for word in words.casefold().split():
+            stem = word[-1] == "*"
+            core = word[:-1] if stem else word
+            if core.isascii() and "+" not in core and "-" not in core and core[0] != "*" and word_at(core):
+                (stems if stem else exact).setdefault(core, set()).add(concept)  # most entries: one pass
+                continue
+            inside = word.startswith("*") and len(word) > 1
             for v in _variants(word.strip("*")):
                 if not inside and _WORD.fullmatch(v) and _SPACED_SCRIPT.match(v):
                     (stems if stem else exact).setdefault(v, set()).add(concept)
@@ -168,6 +184,8 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
         return i >= 0 and pos < links[i][1]
 
     lex = lexicon()
+    if not text.isascii():
+        text = text.translate(UNACCENT)  # same length: spans and positions still hold
     for pos, words in word_marks(lex, text):
         if not (links and in_link(pos)):
             credit(pos, words)
