@@ -66,6 +66,11 @@ def test_short_entries_do_not_match_inside_other_words(text: str, concept: str) 
     assert concept not in marks(text)
 
 
+def test_the_negation_inside_a_without_word_does_not_negate_the_line() -> None:
+    assert {"without"} <= marks("不需要确认") and "negation" not in marks("不需要确认")  # "no need to confirm"
+    assert "negation" in marks("不要删除文件")  # "do not delete the files"
+
+
 def test_words_inside_links_do_not_count() -> None:
     text = "Mirror at https://notes.example.net/user/memory/restore and ops@example.org."
     found = marks(text)

@@ -189,12 +189,19 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     for pos, words in word_marks(lex, text):
         if not (links and in_link(pos)):
             credit(pos, words)
-    for pos, end, options in phrase_hits(lex, text):
-        if links and in_link(pos):
-            continue
-        for flags, names in options:
-            if _bounded(text, pos, end, flags):
-                credit(pos, names)
+    hits = [
+        (pos, end, names)
+        for pos, end, options in phrase_hits(lex, text)
+        if not (links and in_link(pos))
+        for flags, names in options
+        if _bounded(text, pos, end, flags)
+    ]
+    # The negation inside a "without" word (不 in 不需要, "no need") does not negate the line.
+    without = [(pos, end) for pos, end, names in hits if "without" in names]
+    for pos, end, names in hits:
+        if without and "negation" in names and any(a <= pos and end <= b and b - a > end - pos for a, b in without):
+            names = names - {"negation"}
+        credit(pos, names)
     for name, literals, pattern in SHAPES:
         if any(lit in text for lit in literals):
             shape = ("<" + name + ">",)
