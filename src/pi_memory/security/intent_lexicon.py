@@ -338,7 +338,7 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "prompt_injection",
         "hide_from_user",
-        ("negation", "conceal", "user", "selfref|covert|secret|agent", "!failure|success"),
+        ("negation", "conceal", "user", "selfref|covert|secret", "!failure|success"),
     ),
     # Override the instructions, standing or by this note: "from now on ignore the system rules".
     ("prompt_injection", "override_rules", ("override", "rules", "always|selfref")),
