@@ -26,35 +26,18 @@ from __future__ import annotations
 import json
 import math
 import re
-from bisect import bisect_right
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+
+from pi_memory.security.intent_match import concepts, span_marks
 
 from pi_memory.security import context_checks
 
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
 
-_WORD_START = re.compile(r"(?<![^\W_])[^\W_]")  # also after an apostrophe: l'utilisateur
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
-# Shapes, each with literals one of which it cannot match without (a C-speed ``in`` test first).
-_SHAPES = (
-    ("url", ("://", "www."), re.compile(r"(?:https?|ftp|wss?|s3)://|www\.")),
-    ("email", ("@",), re.compile(r"@(?<=[\w.+-]@)[\w-]+\.\w")),
-    ("homepath", ("~/", "$home", "${home}", "/home/", "/users/", "%userprofile%", "%appdata%"),
-     re.compile(r"~/|\$home\b|\$\{home\}|/home/|/users/|%userprofile%|%appdata%")),
-    ("ip", (".",), re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])")),
-    ("code", ("`",), re.compile(r"`[^`\n]{2,}`")),
-    # A URL with a slot for data (``?q={conversation}``, ``$DATA``, ``%s``, ``<summary>``): a beacon.
-    ("slot_url", ("://",), re.compile(r"://[^\s)\"'>]{0,200}?(?:\{|\$\{?\w|%s|<[a-z_]{2,30}>|\[[a-z_]{2,30}\])")),
-    ("hexblob", tuple("0123456789"), re.compile(r"(?<![0-9a-z])[0-9a-f]{24,}(?![0-9a-z])")),
-    ("money", ("$", "€", "£", "¥", "usd", "eur"), re.compile(r"[$€£¥]\s?\d|\d\s?(?:usd|eur)\b")),
-    ("quoted", ('"', "«", "“", "„", "「", "『"), re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
-)
 
 
 @dataclass(frozen=True)
@@ -78,6 +61,9 @@ class Model:
     verdicts: dict[tuple[frozenset[str], float], object] = field(default_factory=dict, compare=False, repr=False)
 
 
+__all__ = ["IntentHit", "Model", "concepts", "detect", "features", "load_model", "segments", "span_marks"]
+
+
 def features(segment: str) -> list[str]:
     """Features of one folded (lower-cased) segment: each concept or shape present, and every
     pair of them (how concepts combine is what the weights learn)."""
@@ -90,153 +76,6 @@ def _pairs(found: set[str]) -> list[str]:
     for i, a in enumerate(ordered):
         out.extend("p:" + a + "+" + b for b in ordered[i + 1 :])
     return out
-
-
-@dataclass(frozen=True)
-class _Lexicon:
-    exact: dict[str, frozenset[str]]
-    stems: dict[str, frozenset[str]]
-    anywhere: tuple[tuple[str, str], ...]  # (entry, concept), matched as substrings
-    anywhere_ascii: tuple[tuple[str, str], ...]  # the ASCII ones: all an ASCII segment can hold
-    stem_lengths: tuple[int, ...]
-    automaton: Any  # pyahocorasick automaton over ``anywhere`` (values: entry, concepts), or None
-    words: Any  # pyahocorasick automaton over the exact words and stems, or None
-
-
-_SPACED_SCRIPT = re.compile(r"^[\x00-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff]+$")
-
-
-@cache
-def _lexicon() -> _Lexicon:
-    from pi_memory.security.intent_lexicon import LEXICON
-
-    exact: dict[str, set[str]] = {}
-    stems: dict[str, set[str]] = {}
-    anywhere: list[tuple[str, str]] = []
-    for concept, words in LEXICON.items():
-        for word in words.split():
-            word = word.casefold()
-            if " " in word or _SPACED_SCRIPT.match(word) is None:
-                anywhere.append((word.rstrip("*"), concept))
-            elif word.endswith("*"):
-                stems.setdefault(word[:-1], set()).add(concept)
-            else:
-                exact.setdefault(word, set()).add(concept)
-    return _Lexicon(
-        {k: frozenset(v) for k, v in exact.items()},
-        {k: frozenset(v) for k, v in stems.items()},
-        tuple(anywhere),
-        tuple((w, c) for w, c in anywhere if w.isascii()),
-        tuple(sorted({len(k) for k in stems})),
-        _automaton(anywhere),
-        _automaton([(w, "") for w in (*exact, *stems)]),
-    )
-
-
-def _automaton(entries: list[tuple[str, str]]) -> Any:
-    try:
-        import ahocorasick  # type: ignore[import-not-found]  # C extension, no stubs
-    except ImportError:  # pragma: no cover - concepts() falls back to substring tests
-        return None
-    automaton = ahocorasick.Automaton()
-    by_entry: dict[str, set[str]] = {}
-    for entry, concept in entries:
-        by_entry.setdefault(entry, set()).add(concept)
-    for entry, found in by_entry.items():
-        automaton.add_word(entry, (entry, tuple(sorted(found))))
-    automaton.make_automaton()
-    return automaton
-
-
-def concepts(segment: str) -> set[str]:
-    """The lexicon concepts a folded segment mentions, in any of the covered languages."""
-    return {m for m in span_marks(segment, [(0, len(segment))])[0] if not m.startswith("<")}
-
-
-def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
-    """Concepts and ``<shapes>`` of each ``(start, end)`` span of ``text`` (sorted, disjoint).
-
-    One pass per kind over the whole text (lexicon words, lexicon substrings, each shape), each
-    match credited to the span it falls in: the cost does not grow with the number of lines."""
-    marks: list[set[str]] = [set() for _ in spans]
-    if not spans:
-        return marks
-    starts = [lo for lo, _ in spans]
-
-    def credit(pos: int, names: Iterable[str]) -> None:
-        i = bisect_right(starts, pos) - 1
-        if i >= 0 and pos < spans[i][1]:
-            marks[i].update(names)
-
-    lex = _lexicon()
-    for pos, words in _word_marks(lex, text):
-        credit(pos, words)
-    for pos, names in _substring_marks(lex, text):
-        credit(pos, names)
-    for name, literals, pattern in _SHAPES:
-        if any(lit in text for lit in literals):
-            shape = ("<" + name + ">",)
-            for m in pattern.finditer(text):
-                credit(m.start(), shape)
-    return marks
-
-
-def _word_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]]:
-    """``(position, concepts)`` of every word that starts like a lexicon word or stem."""
-    cache = _TOKEN_CONCEPTS
-    word_at = _WORD.match
-    for start in _word_starts(lex, text):
-        w = word_at(text, start)
-        if w is None:
-            continue
-        token = w.group()
-        hit = cache.get(token)
-        if hit is None:
-            hit = _token_concepts(lex, token)
-            if len(cache) < _CACHE_LIMIT:
-                cache[token] = hit
-        if hit:
-            yield start, hit
-
-
-def _word_starts(lex: _Lexicon, text: str) -> Iterable[int]:
-    """Starts of words that begin with a lexicon word or stem (C automaton, else a trie regex)."""
-    if lex.words is None:  # pragma: no cover - without pyahocorasick: every word, same marks
-        return [m.start() for m in _WORD_START.finditer(text)]
-    starts: set[int] = set()
-    for end, (key, _) in lex.words.iter(text):
-        start = end - len(key) + 1
-        if start == 0 or not text[start - 1].isalnum():
-            starts.add(start)
-    return sorted(starts)
-
-
-def _substring_marks(lex: _Lexicon, text: str) -> Iterator[tuple[int, Iterable[str]]]:
-    """``(position, concepts)`` of every lexicon entry matched anywhere (scripts without spaces)."""
-    if text.isascii() or lex.automaton is None:
-        for entry, concept in lex.anywhere_ascii if text.isascii() else lex.anywhere:
-            at = text.find(entry)
-            while at >= 0:
-                yield at, (concept,)
-                at = text.find(entry, at + 1)
-    else:
-        for end, (entry, names) in lex.automaton.iter(text):
-            yield end - len(entry) + 1, names
-
-
-_TOKEN_CONCEPTS: dict[str, frozenset[str]] = {}
-_CACHE_LIMIT = 200_000  # words seen: a bounded memo, so repeated words cost one lookup
-
-
-def _token_concepts(lex: _Lexicon, token: str) -> frozenset[str]:
-    found = set(lex.exact.get(token, ()))
-    for k in lex.stem_lengths:
-        if k > len(token):
-            break
-        hit = lex.stems.get(token[:k])
-        if hit is not None:
-            found |= hit
-    return frozenset(found)
 
 
 def segments(text: str) -> list[tuple[int, int]]:
@@ -347,10 +186,17 @@ def _hit(model: Model, feats: list[str], lo: int, hi: int, discount: float = 0.0
 
 
 @cache
-def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...]], ...]:
+def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozenset[str]], ...]:
+    """``(intent, name, required groups, vetoes)``: a ``!a|b`` group names concepts that must be absent."""
     from pi_memory.security.intent_lexicon import COMBINATIONS
 
-    return tuple((i, n, tuple(frozenset(g.split("|")) for g in groups)) for i, n, groups in COMBINATIONS)
+    def group(g: str) -> frozenset[str]:
+        return frozenset(g.lstrip("!").split("|"))
+
+    return tuple(
+        (i, n, tuple(group(g) for g in gs if g[0] != "!"), frozenset().union(*(group(g) for g in gs if g[0] == "!")))
+        for i, n, gs in COMBINATIONS
+    )
 
 
 def _combination(marks: set[str]) -> IntentHit | None:
@@ -360,8 +206,8 @@ def _combination(marks: set[str]) -> IntentHit | None:
 
     if marks & COMBINATION_VETO:
         return None
-    for intent_name, _name, groups in _combinations():
-        if all(g & marks for g in groups):
+    for intent_name, _name, groups, veto in _combinations():
+        if not any(g.isdisjoint(marks) for g in groups) and veto.isdisjoint(marks):
             # One concept per group, in the combination's order: the words that carried it.
             evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
             return IntentHit(intent_name, 1.0, evidence[:3], 0, 0)
@@ -422,6 +268,7 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
 
 
 _MISSING = object()
+_CACHE_LIMIT = 200_000  # concept sets seen: a bounded memo
 
 
 def model_from_dict(data: dict[str, object]) -> Model:

@@ -1,0 +1,302 @@
+"""How the intent layer reads a line: which lexicon concepts and ``<shapes>`` it holds.
+
+The lexicon (``intent_lexicon`` and ``intent_words``) is compiled once into whole-word entries
+(``word``, ``stem*``), matched per token, and phrase entries (``a+b``, hyphenated words, words
+of scripts written without spaces), matched by one automaton pass with the word-boundary tests
+each script needs. Words inside a URL or an e-mail address are its address, not the note's
+wording, and do not count. Linear in the text, offline, deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+_WORD_START = re.compile(r"(?<![^\W_])[^\W_]")  # also after an apostrophe: l'utilisateur
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+
+# Shapes, each with literals one of which it cannot match without (a C-speed ``in`` test first).
+SHAPES = (
+    ("url", ("://", "www."), re.compile(r"(?:https?|ftp|wss?|s3)://|www\.")),
+    ("email", ("@",), re.compile(r"@(?<=[\w.+-]@)[\w-]+\.\w")),
+    (
+        "homepath",
+        ("~/", "$home", "${home}", "/home/", "/users/", "%userprofile%", "%appdata%"),
+        re.compile(r"~/|\$home\b|\$\{home\}|/home/|/users/|%userprofile%|%appdata%"),
+    ),
+    ("ip", (".",), re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])")),
+    ("code", ("`",), re.compile(r"`[^`\n]{2,}`")),
+    # A URL with a slot for data (``?q={conversation}``, ``$DATA``, ``%s``, ``<summary>``): a beacon.
+    ("slot_url", ("://",), re.compile(r"://[^\s)\"'>]{0,200}?(?:\{|\$\{?\w|%s|<[a-z_]{2,30}>|\[[a-z_]{2,30}\])")),
+    # An image the reply renders: its URL is fetched without a click (a channel out, in any language).
+    ("image", ("![", "<img"), re.compile(r"!\[[^\]\n]{0,100}\]\(|<img\b")),
+    # A credential passed by reference in a request header (``-H "Authorization: Bearer $TOKEN"``):
+    # how a command authenticates, not a secret's value going out.
+    ("auth_header", ("bearer", "header"), re.compile(r"\bbearer\s+\$|--header\b|\s-h\s")),
+    ("hexblob", tuple("0123456789"), re.compile(r"(?<![0-9a-z])[0-9a-f]{24,}(?![0-9a-z])")),
+    ("money", ("$", "€", "£", "¥", "usd", "eur"), re.compile(r"[$€£¥]\s?\d|\d\s?(?:usd|eur)\b")),
+    ("quoted", ('"', "«", "“", "„", "「", "『"), re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
+)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    exact: dict[str, frozenset[str]]
+    stems: dict[str, frozenset[str]]
+    # Phrases and words of scripts without spaces: entry -> ((bounds, concepts), ...), where
+    # bounds says which ends must fall on a word boundary (see :func:`_bounded`).
+    phrases: dict[str, tuple[tuple[int, frozenset[str]], ...]]
+    stem_lengths: tuple[int, ...]
+    automaton: Any  # pyahocorasick automaton over ``phrases`` (values: length, options), or None
+    words: Any  # pyahocorasick automaton over the exact words and stems, or None
+
+
+_SPACED_SCRIPT = re.compile(r"^[\x00-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff]+$")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
+_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_ARABIC = re.compile(r"[\u0600-\u06ff]")
+START, END, CLITIC = 1, 2, 4
+#: Arabic proclitics a word may carry before a lexicon entry: and, so, with, to, like, the, ...
+_PROCLITICS = frozenset("و ف ب ل ك س ال وال فال بال كال لل ولل فلل وب ول وك فب فل وس فس".split())  # noqa: SIM905
+#: In an entry, ``+`` is a space or hyphen and ``-`` is a hyphen, a space or nothing, so
+#: ``without+asking``, ``pre-approv*`` and ``e-mail`` match as written in the text.
+_JOINERS = {"-": ("-", " ", ""), "+": (" ", "-")}
+
+
+def _variants(entry: str) -> list[str]:
+    """Spellings of one entry: its joiners expanded, accents of Latin letters dropped (the text is
+    read the same way, :data:`UNACCENT`), and a Turkish dotless i also as a plain i."""
+    out = [entry.translate(UNACCENT)]
+    if "+" in entry or "-" in entry:
+        for sep, alts in _JOINERS.items():
+            out = [alt.join(o.split(sep)) for o in out for alt in alts] if sep in entry else out
+    if "ı" in entry:
+        out += [v.replace("ı", "i") for v in out]
+    return out
+
+
+def _unaccented(cp: int) -> str | None:
+    base = unicodedata.normalize("NFD", chr(cp))[0]
+    return base if base.isascii() and base != chr(cp) else None
+
+
+#: Latin letters with accents (U+00C0-U+017F) to their base letter, one character for one, so
+#: positions survive: "revísalo", "revisalo" and the entry ``revis*`` read alike. Vietnamese
+#: letters outside that block keep their marks (its tones tell words apart).
+UNACCENT = {cp: b for cp in range(0xC0, 0x180) if (b := _unaccented(cp)) is not None}
+
+
+def _bounds(entry: str, stem: bool, inside: bool) -> int:
+    """Which ends of a phrase entry must be word boundaries (none in Chinese or Japanese; a
+    Korean entry takes any ending, particles attach to it; an Arabic one any proclitic)."""
+    ascii = entry.isascii()
+    if not ascii and _CJK.search(entry):
+        return 0
+    flags = 0 if inside or not _is_word(entry[0]) else START
+    if not ascii and _ARABIC.search(entry):
+        flags |= CLITIC
+    if not stem and (ascii or not _HANGUL.search(entry)) and _is_word(entry[-1]):
+        flags |= END
+    return flags
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or unicodedata.category(ch)[0] == "M"
+
+
+@cache
+def lexicon() -> Lexicon:
+    from pi_memory.security.intent_lexicon import LEXICON
+    from pi_memory.security.intent_words import WORDS
+
+    exact: dict[str, set[str]] = {}
+    stems: dict[str, set[str]] = {}
+    phrases: dict[str, dict[int, set[str]]] = {}
+    tables = [LEXICON.items(), *(by_lang.items() for by_lang in WORDS.values())]
+    word_at = _WORD.fullmatch
+    for concept, words in (pair for table in tables for pair in table):
+        for word in words.casefold().split():
+            stem = word[-1] == "*"
+            core = word[:-1] if stem else word
+            if core.isascii() and "+" not in core and "-" not in core and core[0] != "*" and word_at(core):
+                (stems if stem else exact).setdefault(core, set()).add(concept)  # most entries: one pass
+                continue
+            inside = word.startswith("*") and len(word) > 1
+            for v in _variants(word.strip("*")):
+                if not inside and _WORD.fullmatch(v) and _SPACED_SCRIPT.match(v):
+                    (stems if stem else exact).setdefault(v, set()).add(concept)
+                else:
+                    phrases.setdefault(v, {}).setdefault(_bounds(v, stem, inside), set()).add(concept)
+    frozen = {k: tuple((b, frozenset(c)) for b, c in sorted(v.items())) for k, v in phrases.items()}
+    return Lexicon(
+        {k: frozenset(v) for k, v in exact.items()},
+        {k: frozenset(v) for k, v in stems.items()},
+        frozen,
+        tuple(sorted({len(k) for k in stems})),
+        _automaton({k: (len(k), v) for k, v in frozen.items()}),
+        _automaton({w: (len(w), ()) for w in (*exact, *stems)}),
+    )
+
+
+def _automaton(entries: dict[str, object]) -> Any:
+    try:
+        import ahocorasick  # type: ignore[import-not-found]  # C extension, no stubs
+    except ImportError:  # pragma: no cover - the scans fall back to substring tests
+        return None
+    automaton = ahocorasick.Automaton()
+    for entry, value in entries.items():
+        automaton.add_word(entry, value)
+    automaton.make_automaton()
+    return automaton
+
+
+def concepts(segment: str) -> set[str]:
+    """The lexicon concepts a folded segment mentions, in any of the covered languages."""
+    return {m for m in span_marks(segment, [(0, len(segment))])[0] if not m.startswith("<")}
+
+
+def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
+    """Concepts and ``<shapes>`` of each ``(start, end)`` span of ``text`` (sorted, disjoint).
+
+    One pass per kind over the whole text (lexicon words, lexicon phrases, each shape), each
+    match credited to the span it falls in: the cost does not grow with the number of lines."""
+    marks: list[set[str]] = [set() for _ in spans]
+    if not spans:
+        return marks
+    starts = [lo for lo, _ in spans]
+
+    def credit(pos: int, names: Iterable[str]) -> None:
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < spans[i][1]:
+            marks[i].update(names)
+
+    # Words inside a link are its address, not the note's wording (``notes.example.net``).
+    links = _links(text)
+    link_starts = [lo for lo, _ in links]
+
+    def in_link(pos: int) -> bool:
+        i = bisect_right(link_starts, pos) - 1
+        return i >= 0 and pos < links[i][1]
+
+    lex = lexicon()
+    if not text.isascii():
+        text = text.translate(UNACCENT)  # same length: spans and positions still hold
+    for pos, words in word_marks(lex, text):
+        if not (links and in_link(pos)):
+            credit(pos, words)
+    hits = [
+        (pos, end, names)
+        for pos, end, options in phrase_hits(lex, text)
+        if not (links and in_link(pos))
+        for flags, names in options
+        if _bounded(text, pos, end, flags)
+    ]
+    # The negation inside a "without" word (不 in 不需要, "no need") does not negate the line.
+    without = [(pos, end) for pos, end, names in hits if "without" in names]
+    for pos, end, names in hits:
+        if without and "negation" in names and any(a <= pos and end <= b and b - a > end - pos for a, b in without):
+            names = names - {"negation"}
+        credit(pos, names)
+    for name, literals, pattern in SHAPES:
+        if any(lit in text for lit in literals):
+            shape = ("<" + name + ">",)
+            for m in pattern.finditer(text):
+                credit(m.start(), shape)
+    return marks
+
+
+_LINK = re.compile(r"(?:https?|ftp|wss?|s3)://[^\s<>\"'`]+|www\.[^\s<>\"'`]+|@[\w-]+(?:\.[\w-]+)+")
+
+
+def _links(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every URL and e-mail address (its local part: at most 64 characters
+    back to a space), sorted and disjoint."""
+    if "://" not in text and "www." not in text and "@" not in text:
+        return []
+    out: list[tuple[int, int]] = []
+    for m in _LINK.finditer(text):
+        lo = m.start()
+        if text[lo] == "@":
+            back = text.rfind(" ", max(0, lo - 64), lo)
+            lo = back + 1 if back >= 0 else max(0, lo - 64)
+            lo = max(lo, out[-1][1] if out else 0)
+        out.append((lo, m.end()))
+    return out
+
+
+def _bounded(text: str, lo: int, hi: int, flags: int) -> bool:
+    """Whether ``text[lo:hi]`` sits on the word boundaries ``flags`` asks for (an Arabic entry
+    may follow a proclitic: at most 3 letters back, so the test stays constant-time)."""
+    if flags & END and hi < len(text) and _is_word(text[hi]):
+        return False
+    if flags & START and lo > 0 and _is_word(text[lo - 1]):
+        if not flags & CLITIC:
+            return False
+        t = lo - 1
+        while t > max(0, lo - 4) and _is_word(text[t - 1]):
+            t -= 1
+        return (t == 0 or not _is_word(text[t - 1])) and text[t:lo] in _PROCLITICS
+    return True
+
+
+def word_marks(lex: Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]]:
+    """``(position, concepts)`` of every word that starts like a lexicon word or stem."""
+    cache = _TOKEN_CONCEPTS
+    word_at = _WORD.match
+    for start in _word_starts(lex, text):
+        w = word_at(text, start)
+        if w is None:
+            continue
+        token = w.group()
+        hit = cache.get(token)
+        if hit is None:
+            hit = _token_concepts(lex, token)
+            if len(cache) < _CACHE_LIMIT:
+                cache[token] = hit
+        if hit:
+            yield start, hit
+
+
+def phrase_hits(lex: Lexicon, text: str) -> Iterator[tuple[int, int, tuple[tuple[int, frozenset[str]], ...]]]:
+    """``(start, end, options)`` of every phrase entry found in ``text`` (before boundary tests)."""
+    if lex.automaton is None:  # pragma: no cover - without pyahocorasick: one find per entry
+        for entry, options in lex.phrases.items():
+            at = text.find(entry)
+            while at >= 0:
+                yield at, at + len(entry), options
+                at = text.find(entry, at + 1)
+        return
+    for end, (n, options) in lex.automaton.iter(text):
+        yield end - n + 1, end + 1, options
+
+
+def _word_starts(lex: Lexicon, text: str) -> Iterable[int]:
+    """Starts of words that begin with a lexicon word or stem (C automaton, else every word)."""
+    if lex.words is None:  # pragma: no cover - without pyahocorasick: every word, same marks
+        return [m.start() for m in _WORD_START.finditer(text)]
+    starts: set[int] = set()
+    for end, (n, _) in lex.words.iter(text):
+        start = end - n + 1
+        if start == 0 or not text[start - 1].isalnum():
+            starts.add(start)
+    return sorted(starts)
+
+
+_TOKEN_CONCEPTS: dict[str, frozenset[str]] = {}
+_CACHE_LIMIT = 200_000  # words seen: a bounded memo, so repeated words cost one lookup
+
+
+def _token_concepts(lex: Lexicon, token: str) -> frozenset[str]:
+    found = set(lex.exact.get(token, ()))
+    for k in lex.stem_lengths:
+        if k > len(token):
+            break
+        hit = lex.stems.get(token[:k])
+        if hit is not None:
+            found |= hit
+    return frozenset(found)
