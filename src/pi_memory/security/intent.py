@@ -30,9 +30,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security.intent_match import concepts, span_marks
-
 from pi_memory.security import context_checks
+from pi_memory.security.intent_match import concepts, span_marks
 
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
