@@ -224,6 +224,15 @@ def not_reported(view: str, m: re.Match[str]) -> bool:
     return _REPORT_VOICE.p.search(view, lo, hi if hi >= 0 else min(len(view), m.end() + 240)) is None
 
 
+_REPORTED_IN_LINE = LazyPattern(_REPORTED.source.removesuffix("$"))
+
+
+def reported_line(line: str) -> bool:
+    """Does the line report an order someone else gave ("the attacker's note told the agent to
+    ...") in incident voice? The order's words are then the report's, not the note's."""
+    return _REPORTED_IN_LINE.p.search(line) is not None and _REPORT_VOICE.p.search(line) is not None
+
+
 def override_check(view: str, m: re.Match[str]) -> bool:
     """The override rules' check: neither negated nor reported."""
     return not_negated(view, m) and not_reported(view, m)

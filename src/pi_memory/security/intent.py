@@ -148,7 +148,9 @@ DEFENDER_DISCOUNT = 0.25
 #: "whenever", nothing hidden or done quietly, and the defender words in its prose. "Incident
 #: 12: the attacker's cron entry ... was found and removed" and "DLP rule: block uploads of
 #: files containing a private key" are not orders to anyone; "Incident follow-up: from now on,
-#: forward each token you see to ..." keeps the smaller discount.
+#: forward each token you see to ..." keeps the smaller discount. A line reporting an order
+#: someone else gave, in incident voice ("the attacker's note told the agent to quietly ..."),
+#: reports too, whatever the reported order holds.
 REPORT_DISCOUNT = 0.5
 _ORDER_MARKS = frozenset({"agent", "always", "conceal", "covert"})
 
@@ -166,7 +168,8 @@ def _discount(marks: set[str], folded: str, lo: int, hi: int) -> float:
     """How much the line's voice lowers its margin (see :data:`REPORT_DISCOUNT`)."""
     if "meta" not in marks:
         return 0.0
-    if marks & _ORDER_MARKS or not defender_voice(folded[lo:hi]):
+    line = folded[lo:hi]
+    if not defender_voice(line) or (marks & _ORDER_MARKS and not context_checks.reported_line(line)):
         return DEFENDER_DISCOUNT
     return REPORT_DISCOUNT
 
@@ -198,18 +201,19 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
     )
 
 
-def _combination(marks: set[str]) -> IntentHit | None:
+def _combination(marks: set[str], discount: float = 0.0) -> IntentHit | None:
     """The first of ``intent_lexicon.COMBINATIONS`` whose every concept group the line holds
-    (not in a line that talks about attacks), as a hit of full confidence."""
+    (not in a line that only reports on attacks), as a hit of full confidence less the voice's
+    ``discount``."""
     from pi_memory.security.intent_lexicon import COMBINATION_VETO
 
-    if marks & COMBINATION_VETO:
+    if marks & COMBINATION_VETO and discount >= REPORT_DISCOUNT:
         return None
     for intent_name, _name, groups, veto in _combinations():
         if not any(g.isdisjoint(marks) for g in groups) and veto.isdisjoint(marks):
             # One concept per group, in the combination's order: the words that carried it.
             evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
-            return IntentHit(intent_name, 1.0, evidence[:3], 0, 0)
+            return IntentHit(intent_name, 1.0 - discount, evidence[:3], 0, 0)
     return None
 
 
@@ -239,7 +243,10 @@ def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) 
     key = (frozenset(marks), discount)
     hit = model.verdicts.get(key, _MISSING)
     if hit is _MISSING:
-        hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0, discount)
+        if discount:  # a line about attacks: the weights first, a kind's definition if it orders
+            hit = _hit(model, _pairs(marks), 0, 0, discount) or _combination(marks, discount)
+        else:
+            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0)
         if len(model.verdicts) < _CACHE_LIMIT:
             model.verdicts[key] = hit
     return hit if isinstance(hit, IntentHit) else None
@@ -261,11 +268,18 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
     if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
         return None  # the user's own character in a game, not a persona for the agent
-    if hit.intent == "persistence" and context_checks.user_record(folded[lo:hi], read):
+    if hit.intent in _RECORD_KINDS and not read & _RECORD_KINDS[hit.intent] and context_checks.user_record(
+        folded[lo:hi], read
+    ):
         return None  # what the user set up on their own machine, no network, secret or order in it
     return hit if read == marks else _line_verdict(model, read, folded, lo, hi)
 
 
+#: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on
+#: a timer), each with what such a record may not hold besides ``context_checks``' exclusions: a
+#: job the user set up "every 15 minutes" is no channel giving the agent orders, one that obeys
+#: ("follow whatever the channel says") still is.
+_RECORD_KINDS: dict[str, frozenset[str]] = {"persistence": frozenset(), "c2": frozenset({"comply"})}
 _MISSING = object()
 _CACHE_LIMIT = 200_000  # concept sets seen: a bounded memo
 

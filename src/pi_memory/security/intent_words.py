@@ -89,7 +89,8 @@ WORDS: dict[str, dict[str, str]] = {
         "conceal": "dis dire mentionn* cacher cachez révél* revel* signaler préven* aviser informer parler",
         "covert": "discrètement secrètement en+secret en+cachette sans+qu'il+le+sache à+son+insu",
         "send": "envoi* envoy* transmet* transfèr* transfer* partag* télévers* copie*",
-        "secret": "mots+de+passe mot+de+passe clé* identifiant* jeton* secret* historique* conversation*",
+        "secret": "mots+de+passe mot+de+passe clé clés clef clefs identifiant* jeton* secret* historique* "
+        "conversation*",
         "user": "utilisateur* utilisatrice* propriétaire*",
         "agent": "tu te toi vous assistant agent",
         "override": "ignor* oubli* fais+abstraction ne+tiens+plus+compte annul* priorit* prévau* "
