@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from pi_memory.backends import redact, remember_dsn
@@ -37,7 +38,7 @@ from pi_memory.recall.filters import filter_sql
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
 from pi_memory.recall.postgres_lexical import TsLexical
-from pi_memory.recall.postgres_schema import connect, create_messages_table
+from pi_memory.recall.postgres_schema import connect, create_messages_table, neighbours_sql
 from pi_memory.recall.postgres_terms import create_term_counts, drop_term_counts, has_term_counts, term_counts_probe
 from pi_memory.recall.rerank import previous_indices, rerank_hits, reranks
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
@@ -354,11 +355,9 @@ class PostgresIndex:
                         [vector, *params, vector, n],
                     ).fetchall()
                 dense = {int(r[0]): float(r[1]) for r in rows}
-            neighbours, cosines = self._neighbours(set(lexical) | set(dense), dense, vector)
             # a lexical hit's neighbours share its score though they match nothing, as on SQLite (filtered below)
-            around = {n for s in lexical for n in neighbours.get(s, ()) if n is not None} - neighbours.keys()
-            if around and self.config.neighbour_lexical:
-                neighbours.update(self._neighbours(around, {}, vector)[0])
+            reach = set(lexical) if self.config.neighbour_lexical else set()
+            neighbours, cosines = self._neighbours(set(lexical) | set(dense), dense, vector, reach)
             second_stage = reranks(self.config)
             depth = max(top_k, self.config.rerank_depth) if second_stage else top_k
             ranked = fuse_candidates(lexical, dense, cosines, neighbours, depth, self.config)
@@ -374,36 +373,33 @@ class PostgresIndex:
             return rerank_hits(query, hits, self.config, top_k, previous) if second_stage else hits
 
     def _neighbours(
-        self, seqs: set[int], dense: Mapping[int, float], vector: Any
+        self, seqs: set[int], dense: Mapping[int, float], vector: Any, reach: AbstractSet[int] = frozenset()
     ) -> tuple[dict[int, tuple[int | None, int | None]], dict[int, float]]:
-        """The previous and next message (by ``(session_id, seq)``) of each candidate, and the
-        cosines neighbour smoothing needs: the dense candidates' own and their neighbours'.
+        """The previous and next message (by ``(session_id, seq)``) of each candidate, and of each
+        neighbour of a ``reach`` candidate (a lexical hit lends its score to its reply, which then
+        needs its own), with the cosines smoothing needs: the dense candidates' and their neighbours'.
 
-        One statement: the neighbours' cosines are read as the neighbours are found (a lexical
-        candidate's neighbours only lend it their lexical scores, so no vector is read for them).
+        One statement (a second round trip for the second step cost as much as the first); a
+        lexical candidate's neighbours only lend it their lexical scores, so no vector is read for them.
         """
         cosines = dict(dense)
         if not seqs:
             return {}, cosines
-        t = self._table
-        side = """LEFT JOIN LATERAL (SELECT x.seq, CASE WHEN m.seq = ANY(%(dense)s)
-                THEN 1 - (x.embedding <=> %(vector)s) END AS cosine FROM {t} x
-                WHERE x.session_id = m.session_id AND x.seq {op} m.seq
-                ORDER BY x.seq {order} LIMIT 1) {alias} ON true"""
         rows = self._db.execute(
-            f"""SELECT m.seq, p.seq, p.cosine, n.seq, n.cosine FROM {t} m
-            {side.format(t=t, op="<", order="DESC", alias="p")}
-            {side.format(t=t, op=">", order="", alias="n")}
-            WHERE m.seq = ANY(%(seqs)s)""",
-            {"dense": sorted(dense), "vector": vector, "seqs": sorted(seqs)},
+            neighbours_sql(self._table),
+            {"dense": sorted(dense), "vector": vector, "seqs": sorted(seqs), "reach": sorted(reach)},
         ).fetchall()
         neighbours: dict[int, tuple[int | None, int | None]] = {}
-        for seq, prev, prev_cosine, nxt, next_cosine in rows:
+        second: dict[int, tuple[int | None, int | None]] = {}
+        for seq, prev, prev_cosine, nxt, next_cosine, before_prev, after_next in rows:
             neighbours[int(seq)] = (prev, nxt)
+            if int(seq) in reach:  # the step beyond: the reply's next message, the question's previous one
+                steps = ((prev, (before_prev, seq)), (nxt, (seq, after_next)))
+                second.update({int(o): two for o, two in steps if o is not None})
             for other, cosine in ((prev, prev_cosine), (nxt, next_cosine)):
                 if other is not None and cosine is not None:
                     cosines.setdefault(int(other), float(cosine))
-        return neighbours, cosines
+        return {**second, **neighbours}, cosines
 
     def get(self, ids: Sequence[str]) -> list[Hit]:
         with self._lock:
