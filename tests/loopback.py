@@ -55,9 +55,10 @@ class FakeLLMServer:
                                                                           "application/json")
                 self.send_response(reply.status)
                 self.send_header("content-type", reply.content_type)
-                if reply.content_type == "text/event-stream":
-                    self.send_header("connection", "close")
-                else:
+                # the connection is closed after every answer, so every answer says so: a client
+                # that kept it for the next request raced the close ("Server disconnected")
+                self.send_header("connection", "close")
+                if reply.content_type != "text/event-stream":
                     self.send_header("content-length", str(sum(len(c) for c in reply.chunks)))
                 self.end_headers()
                 try:
