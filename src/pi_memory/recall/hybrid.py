@@ -23,7 +23,7 @@ import numpy.typing as npt
 from pi_memory.recall.fusion import SearchConfig, fuse
 from pi_memory.recall.rerank import Candidate, rerank, reranks
 from pi_memory.recall.types import clip_similarity
-from pi_memory.recall.vectors import usable_query
+from pi_memory.recall.vectors import query_direction
 
 __all__ = ["Ranked", "VectorCache", "fuse_candidates", "rank", "second_stage"]
 
@@ -215,7 +215,8 @@ def rank(
     """
     if not len(cache) or top_k <= 0:
         return []
-    cosine = cache.scores(query_vector)
+    direction = query_direction(query_vector)  # None: the dense half has nothing to go on
+    cosine = cache.scores(np.zeros(cache.dimension, dtype=np.float32) if direction is None else direction)
     positions, smoothed = _smooth_sparse(cache, lexical, config.neighbour_lexical)
     keep = smoothed > 0
     if allowed is not None:
@@ -225,7 +226,7 @@ def rank(
     best_lexical = np.argpartition(-smoothed, count - 1)[:count] if count else np.zeros(0, dtype=np.int64)
     lexical_top = {int(positions[i]): float(smoothed[i]) for i in best_lexical}
     dense_top = {}
-    if config.fusion != "lexical" and usable_query(query_vector):
+    if config.fusion != "lexical" and direction is not None:
         dense_allowed = allowed
         if dense_positions is not None:
             dense_allowed = np.zeros(len(cache), dtype=bool)

@@ -53,7 +53,7 @@ from pi_memory.recall.types import (
     index_info,
     normalize_record,
 )
-from pi_memory.recall.vectors import checked, usable_query
+from pi_memory.recall.vectors import embedded, query_direction
 
 __all__ = ["PostgresIndex"]
 
@@ -171,9 +171,7 @@ class PostgresIndex:
             todo = self._changed(self._db, batch)
         if not todo:
             return 0
-        embedded = checked(self.embedder.embed([r["text"] for r in todo]), len(todo), self.embedder.dimension,
-                           self.embedder.id)
-        vectors = dict(zip([r["id"] for r in todo], embedded, strict=True))
+        vectors = dict(zip([r["id"] for r in todo], embedded(self.embedder, [r["text"] for r in todo]), strict=True))
         with self._lock, self._db.transaction(), self._db.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
             self._ensure_table(cur)
@@ -347,7 +345,7 @@ class PostgresIndex:
             dense: dict[int, float] = {}
             self._paid = 0  # a handle that searches is no backfill: its rows keep joining the index one by one
             # pgvector's cosine distance to a zero vector is NaN: a query of no known word ranks nothing by meaning
-            if self.config.fusion != "lexical" and usable_query(vector):
+            if self.config.fusion != "lexical" and query_direction(vector) is not None:
                 if meta.get("ann") is None:  # build it; while another process loads, the scan is exact
                     self._ensure_ann(wait=False)
                 else:
@@ -369,11 +367,10 @@ class PostgresIndex:
             ranked = fuse_candidates(lexical, dense, cosines, neighbours, depth, self.config)
             if not ranked:
                 return []
-            # each hit's own cosine read with its row: a lexical-only hit has none in ``cosines``
+            # each hit's own cosine read with its row (a lexical-only hit has none in ``cosines``); Hit clips NaN
             sql = f"SELECT {COLUMNS}, 1 - (embedding <=> %s) FROM {self._table} WHERE seq = ANY(%s){where}"
             found = {row[0]: row for row in self._db.execute(sql, (vector, [s for s, _ in ranked], *params)).fetchall()}
             kept = [(s, score) for s, score in ranked if s in found]
-            # Hit clips the cosine (NaN for a stored zero vector: 0)
             hits = [hit_from_row(found[s][:-1], float(found[s][-1]), score) for s, score in kept]
             # the same second stage as SQLite's over the fetched rows (the turn before each: its neighbours')
             previous = previous_indices([s for s, _ in kept], {s: p for s, (p, _) in neighbours.items()})

@@ -46,7 +46,7 @@ from pi_memory.recall.types import (
     index_info,
     normalize_record,
 )
-from pi_memory.recall.vectors import checked, damage_report, decode
+from pi_memory.recall.vectors import damage_report, decode, embedded
 
 __all__ = ["DenseMirror", "SQLiteIndex"]
 
@@ -206,8 +206,7 @@ class SQLiteIndex:
                 self._check_space(self._db, claim=False)
             self.mirror.check()
         # Embedding (the slow part) holds no lock, so searches on other threads go on meanwhile.
-        vectors = checked(self.embedder.embed([r["text"] for r in todo]), len(todo), self.embedder.dimension,
-                          self.embedder.id)
+        vectors = embedded(self.embedder, [r["text"] for r in todo])
         if self.mirror is not None:
             self.mirror.upsert(todo, vectors.astype(np.float32))
         self._store(todo, vectors.astype(np.float16))
@@ -303,7 +302,7 @@ class SQLiteIndex:
             return self._cache
         cache = self._cache
         rows = self._db.execute(
-            f"SELECT seq, session_id, embedding, substr(text, 1, {_LABEL_CHARS}), timestamp, metadata,"
+            f"SELECT seq, session_id, CAST(embedding AS BLOB), substr(text, 1, {_LABEL_CHARS}), timestamp, metadata,"
             " instr(text, '?') > 0 FROM messages WHERE seq > ? ORDER BY seq",
             (cache.last_seq,),
         ).fetchall()

@@ -9,8 +9,8 @@ BLOBs into the in-memory search.
   or within :data:`NORM_TOLERANCE` of 1 (NaN and inf fail that too). A damaged row is loaded as
   zeros and left out of the dense half; its text is intact, so the lexical half still finds it
   and re-embedding repairs it. About 10 ms per 100k rows, once per process.
-* An embedder's answer is checked before anything is stored (:func:`checked`): a remote model that
-  returns NaN, or rows of another length, is a clear error and not a poisoned index.
+* An embedder's answer is checked before anything is stored (:func:`embedded`): a remote model
+  that returns NaN, or rows of another length, is a clear error and not a poisoned index.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from pi_memory.recall.embedders import Embedder
 from pi_memory.recall.types import RecallError
 
-__all__ = ["NORM_TOLERANCE", "checked", "damage_report", "decode", "usable_query"]
+__all__ = ["NORM_TOLERANCE", "damage_report", "decode", "embedded", "query_direction"]
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -34,17 +35,17 @@ NORM_TOLERANCE = 0.02
 most 1.02 against any query: damage small enough to pass barely moves a score."""
 
 
-def decode(blobs: Sequence[bytes], dimension: int) -> tuple[FloatArray, BoolArray]:
+def decode(blobs: Sequence[bytes | None], dimension: int) -> tuple[FloatArray, BoolArray]:
     """``(rows, damaged)``: the float16 BLOBs as float32 rows (``len(blobs) × dimension``), damaged
-    ones (wrong length, NaN/inf, not unit length and not zero) as zeros and marked in ``damaged``."""
+    ones (missing, wrong length, NaN/inf, not unit length and not zero) as zeros and marked in ``damaged``."""
     width = 2 * dimension
-    sized = np.fromiter((len(b) == width for b in blobs), dtype=bool, count=len(blobs))
+    sized = np.fromiter((b is not None and len(b) == width for b in blobs), dtype=bool, count=len(blobs))
     if sized.all():
-        half = np.frombuffer(b"".join(blobs), dtype=np.float16).reshape(len(blobs), dimension)
+        half = np.frombuffer(b"".join(b for b in blobs if b is not None), dtype=np.float16).reshape(-1, dimension)
     else:  # rows of another length would shift every row after them: each is placed on its own
         half = np.zeros((len(blobs), dimension), dtype=np.float16)
         for i in np.flatnonzero(sized):
-            half[i] = np.frombuffer(blobs[int(i)], dtype=np.float16)
+            half[i] = np.frombuffer(blobs[int(i)] or b"", dtype=np.float16)
     rows: FloatArray = half.astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
@@ -54,25 +55,32 @@ def decode(blobs: Sequence[bytes], dimension: int) -> tuple[FloatArray, BoolArra
     return rows, damaged
 
 
-def usable_query(vector: FloatArray) -> bool:
-    """Whether a query vector can rank anything: finite and not all zeros (a query of no known
-    token has no direction; every cosine with it is 0, or NaN on pgvector)."""
-    norm = float(np.linalg.norm(vector))
-    return math.isfinite(norm) and norm > 0
+def query_direction(vector: FloatArray) -> FloatArray | None:
+    """The query vector to score with: ``vector`` (rescaled to unit length if it is not), or None
+    when it has no direction: all zeros (a query of no known word; every cosine with it is 0, or
+    NaN on pgvector) or not finite."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        norm = float(np.linalg.norm(np.asarray(vector, dtype=np.float64)))
+    if not math.isfinite(norm) or norm == 0:
+        return None
+    if abs(norm - 1) <= 1e-3:
+        return np.asarray(vector, dtype=np.float32)
+    unit: FloatArray = (np.asarray(vector, dtype=np.float64) / norm).astype(np.float32)
+    return unit
 
 
-def checked(vectors: npt.NDArray[np.floating], count: int, dimension: int, embedder: str) -> FloatArray:
-    """The embedder's answer for ``count`` texts as float32, or a :class:`RecallError` that says
-    what was wrong (nothing has been stored yet)."""
-    matrix = np.asarray(vectors, dtype=np.float32)
-    if matrix.shape != (count, dimension):
-        raise RecallError(f"the embedder {embedder!r} returned vectors of shape {matrix.shape} for {count} "
-                          f"text(s) of {dimension} dimensions; nothing was stored. Check the embedder's "
+def embedded(embedder: Embedder, texts: Sequence[str]) -> FloatArray:
+    """``embedder``'s vectors for ``texts`` as float32, or a :class:`RecallError` that says what was
+    wrong with them (called before anything is stored)."""
+    matrix = np.asarray(embedder.embed(texts), dtype=np.float32)
+    if matrix.shape != (len(texts), embedder.dimension):
+        raise RecallError(f"the embedder {embedder.id!r} returned vectors of shape {matrix.shape} for {len(texts)} "
+                          f"text(s) of {embedder.dimension} dimensions; nothing was stored. Check the embedder's "
                           "model and settings (`pi-memory recall status` shows the index's dimension).")
     bad = ~np.isfinite(matrix).all(axis=1)
     if bad.any():
-        raise RecallError(f"the embedder {embedder!r} returned NaN or infinite values for {int(bad.sum())} of "
-                          f"{count} text(s); nothing was stored. Check the embedding model or service, then "
+        raise RecallError(f"the embedder {embedder.id!r} returned NaN or infinite values for {int(bad.sum())} of "
+                          f"{len(texts)} text(s); nothing was stored. Check the embedding model or service, then "
                           "index again (the messages are retried).")
     return matrix
 
