@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -103,6 +104,22 @@ def test_access_tracking(make_index: Any) -> None:
     stats = {s.id: s for s in index.access_stats()}
     assert stats["a1"].access_count == 2 and stats["a1"].last_access == "2025-03-02T00:00:00.000Z"
     assert stats["b2"].access_count == 1 and stats["a3"].access_count == 0 and stats["a3"].last_access is None
+
+
+def test_zero_vectors_never_give_a_nan_similarity_or_dense_noise(make_index: Any) -> None:
+    """A text of no known word embeds to zeros. pgvector's cosine distance to one, stored or asked,
+    is NaN, which the 0–1 clip turned into similarity 1.0; in process a zero query tied every row
+    and lent 100 arbitrary ones the dense half's full weight. Before and after a flush (PostgreSQL:
+    an exact scan, then its HNSW index)."""
+    index = make_index()
+    _load(index)
+    index.add([record("blank", "", session="z"), record("spaces", "   ", session="z")])
+    for _ in range(2):
+        hits = index.search("where is the staging database?", top_k=8)
+        assert hits[0].id == "a1" and all(math.isfinite(h.similarity) and 0 <= h.similarity <= 1 for h in hits)
+        assert {h.similarity for h in hits if h.id in ("blank", "spaces")} <= {0.0}
+        assert index.search("   ", top_k=5) == []  # no word and no direction: nothing to rank by
+        index.flush()
 
 
 def test_info(make_index: Any) -> None:

@@ -202,7 +202,7 @@ def search_cmd(
 
 @app.command("status")
 def status_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json: JsonOption = False) -> None:
-    """Message count, size, embedder and backend of the index."""
+    """Message count, size, embedder and backend of the index (and damaged stored vectors, if any)."""
     missing = _missing(url)
     try:
         if missing is not None:
@@ -218,8 +218,10 @@ def status_cmd(url: UrlOption = None, embedder: EmbedderOption = None, as_json: 
         typer.echo(json.dumps(info, indent=2))
         return
     table = Table(show_header=False, box=None)
-    for key in ("backend", "location", "count", "size_bytes", "embedder", "dimension", "embedder_in_use"):
-        table.add_row(key, str(info.get(key)))
+    for key in ("backend", "location", "count", "size_bytes", "embedder", "dimension", "embedder_in_use",
+                "damaged_vectors"):
+        if key != "damaged_vectors" or key in info:  # PostgreSQL checks its own pages
+            table.add_row(key, str(info.get(key)))
     out.print(table)
 
 

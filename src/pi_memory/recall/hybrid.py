@@ -22,6 +22,8 @@ import numpy.typing as npt
 
 from pi_memory.recall.fusion import SearchConfig, fuse
 from pi_memory.recall.rerank import Candidate, rerank, reranks
+from pi_memory.recall.types import clip_similarity
+from pi_memory.recall.vectors import query_direction
 
 __all__ = ["Ranked", "VectorCache", "fuse_candidates", "rank", "second_stage"]
 
@@ -50,6 +52,9 @@ class VectorCache:
     """Each row's day (:func:`~pi_memory.recall.rerank.day_of`; 0 unknown)."""
     asks: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     """Whether each row asks a question (:func:`~pi_memory.recall.rerank.asks`)."""
+    damaged: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """Positions of rows whose stored vector was damaged (:func:`~pi_memory.recall.vectors.decode`):
+    held as zeros, never a dense candidate; the lexical half still finds them."""
     author_names: list[str] = field(default_factory=list)
     _session_codes: dict[str, int] = field(default_factory=dict)
     _author_codes: dict[str, int] = field(default_factory=dict)
@@ -86,9 +91,11 @@ class VectorCache:
         authors: Sequence[str | None] | None = None,
         days: Sequence[int] | None = None,
         asks: Sequence[bool] | None = None,
+        damaged: npt.NDArray[np.bool_] | None = None,
     ) -> None:
         """Add rows whose seqs are all above :attr:`last_seq` (callers load ``seq > last_seq``);
-        ``authors``, ``days`` and ``asks`` are what the second stage reads (none known when omitted)."""
+        ``authors``, ``days`` and ``asks`` are what the second stage reads (none known when omitted),
+        ``damaged`` marks rows whose vector is unusable (their ``vectors`` rows should be zeros)."""
         if not seqs:
             return
         size, extra = len(self), len(seqs)
@@ -104,6 +111,8 @@ class VectorCache:
         self.authors = np.concatenate([self.authors, np.asarray(author_codes, dtype=np.int64)])
         self.days = np.concatenate([self.days, np.asarray(days or [0] * extra, dtype=np.int64)])
         self.asks = np.concatenate([self.asks, np.asarray(asks or [False] * extra, dtype=bool)])
+        if damaged is not None and damaged.any():
+            self.damaged = np.concatenate([self.damaged, size + np.flatnonzero(damaged)])
         self._prev = self._next = None
 
     def _author_code(self, author: str) -> int:
@@ -156,7 +165,7 @@ class Ranked:
 
 
 def _top(scores: FloatArray, allowed: npt.NDArray[np.bool_] | None, n: int) -> dict[int, float]:
-    """The ``n`` best rows of a full score array (rows outside ``allowed`` never count)."""
+    """The ``n`` best rows of a full score array (rows outside ``allowed``, or scored ``-inf``, never count)."""
     available = len(scores)
     if allowed is not None:
         scores = np.where(allowed, scores, -np.inf).astype(np.float32)
@@ -165,7 +174,7 @@ def _top(scores: FloatArray, allowed: npt.NDArray[np.bool_] | None, n: int) -> d
     if n <= 0:
         return {}
     best = np.argpartition(scores, len(scores) - n)[len(scores) - n :]
-    return {int(i): float(scores[i]) for i in best}
+    return {int(i): float(scores[i]) for i in best if scores[i] > -np.inf}
 
 
 def _smooth_sparse(cache: VectorCache, lexical: Mapping[int, float], weight: float) -> tuple[IntArray, FloatArray]:
@@ -206,7 +215,8 @@ def rank(
     """
     if not len(cache) or top_k <= 0:
         return []
-    cosine = cache.scores(query_vector)
+    direction = query_direction(query_vector)  # None: the dense half has nothing to go on
+    cosine = cache.scores(np.zeros(cache.dimension, dtype=np.float32) if direction is None else direction)
     positions, smoothed = _smooth_sparse(cache, lexical, config.neighbour_lexical)
     keep = smoothed > 0
     if allowed is not None:
@@ -216,17 +226,21 @@ def rank(
     best_lexical = np.argpartition(-smoothed, count - 1)[:count] if count else np.zeros(0, dtype=np.int64)
     lexical_top = {int(positions[i]): float(smoothed[i]) for i in best_lexical}
     dense_top = {}
-    if config.fusion != "lexical":
+    if config.fusion != "lexical" and direction is not None:
         dense_allowed = allowed
         if dense_positions is not None:
             dense_allowed = np.zeros(len(cache), dtype=bool)
             dense_allowed[dense_positions[dense_positions >= 0]] = True
             if allowed is not None:
                 dense_allowed &= allowed
-        dense_top = _top(cache.smooth(cosine, config.neighbour_dense), dense_allowed, config.candidates)
+        dense = cache.smooth(cosine, config.neighbour_dense)
+        if len(cache.damaged):
+            dense = dense.copy() if dense is cosine else dense
+            dense[cache.damaged] = -np.inf
+        dense_top = _top(dense, dense_allowed, config.candidates)
     fused = fuse(lexical_top, dense_top, config)
     best = sorted(fused, key=lambda p: (-fused[p], p))[:top_k]
-    return [Ranked(p, fused[p], max(0.0, min(1.0, float(cosine[p])))) for p in best]
+    return [Ranked(p, fused[p], clip_similarity(float(cosine[p]))) for p in best]
 
 
 def second_stage(

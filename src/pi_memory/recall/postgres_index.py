@@ -27,6 +27,7 @@ Needs ``pip install 'pi-memory[postgres]'`` (psycopg 3 + pgvector) and the ``vec
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -52,6 +53,7 @@ from pi_memory.recall.types import (
     index_info,
     normalize_record,
 )
+from pi_memory.recall.vectors import embedded, query_direction
 
 __all__ = ["PostgresIndex"]
 
@@ -169,7 +171,7 @@ class PostgresIndex:
             todo = self._changed(self._db, batch)
         if not todo:
             return 0
-        vectors = dict(zip([r["id"] for r in todo], self.embedder.embed([r["text"] for r in todo]), strict=True))
+        vectors = dict(zip([r["id"] for r in todo], embedded(self.embedder, [r["text"] for r in todo]), strict=True))
         with self._lock, self._db.transaction(), self._db.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self._table,))
             self._ensure_table(cur)
@@ -342,7 +344,8 @@ class PostgresIndex:
             lexical = self._fts.scores(query, self.config, where, params) if self.config.fusion != "dense" else {}
             dense: dict[int, float] = {}
             self._paid = 0  # a handle that searches is no backfill: its rows keep joining the index one by one
-            if self.config.fusion != "lexical":
+            # pgvector's cosine distance to a zero vector is NaN: a query of no known word ranks nothing by meaning
+            if self.config.fusion != "lexical" and query_direction(vector) is not None:
                 if meta.get("ann") is None:  # build it; while another process loads, the scan is exact
                     self._ensure_ann(wait=False)
                 else:
@@ -354,7 +357,8 @@ class PostgresIndex:
                             ORDER BY embedding <=> %s LIMIT %s""",
                         [vector, *params, vector, n],
                     ).fetchall()
-                dense = {int(r[0]): float(r[1]) for r in rows}
+                # a stored zero vector (a text of no known word) has a NaN cosine with everything
+                dense = {int(r[0]): float(r[1]) for r in rows if math.isfinite(r[1])}
             # a lexical hit's neighbours share its score though they match nothing, as on SQLite (filtered below)
             reach = set(lexical) if self.config.neighbour_lexical else set()
             neighbours, cosines = self._neighbours(set(lexical) | set(dense), dense, vector, reach)
@@ -363,11 +367,11 @@ class PostgresIndex:
             ranked = fuse_candidates(lexical, dense, cosines, neighbours, depth, self.config)
             if not ranked:
                 return []
-            # each hit's own cosine read with its row: a lexical-only hit has none in ``cosines``
+            # each hit's own cosine read with its row (a lexical-only hit has none in ``cosines``); Hit clips NaN
             sql = f"SELECT {COLUMNS}, 1 - (embedding <=> %s) FROM {self._table} WHERE seq = ANY(%s){where}"
             found = {row[0]: row for row in self._db.execute(sql, (vector, [s for s, _ in ranked], *params)).fetchall()}
             kept = [(s, score) for s, score in ranked if s in found]
-            hits = [hit_from_row(found[s][:-1], max(0.0, min(1.0, float(found[s][-1]))), score) for s, score in kept]
+            hits = [hit_from_row(found[s][:-1], float(found[s][-1]), score) for s, score in kept]
             # the same second stage as SQLite's over the fetched rows (the turn before each: its neighbours')
             previous = previous_indices([s for s, _ in kept], {s: p for s, (p, _) in neighbours.items()})
             return rerank_hits(query, hits, self.config, top_k, previous) if second_stage else hits
@@ -397,7 +401,7 @@ class PostgresIndex:
                 steps = ((prev, (before_prev, seq)), (nxt, (seq, after_next)))
                 second.update({int(o): two for o, two in steps if o is not None})
             for other, cosine in ((prev, prev_cosine), (nxt, next_cosine)):
-                if other is not None and cosine is not None:
+                if other is not None and cosine is not None and math.isfinite(cosine):
                     cosines.setdefault(int(other), float(cosine))
         return {**second, **neighbours}, cosines
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -45,8 +46,11 @@ from pi_memory.recall.types import (
     index_info,
     normalize_record,
 )
+from pi_memory.recall.vectors import damage_report, decode, embedded
 
 __all__ = ["DenseMirror", "SQLiteIndex"]
+
+log = logging.getLogger("pi_memory.recall")
 
 
 _LABEL_CHARS = 80
@@ -144,6 +148,8 @@ class SQLiteIndex:
         self._cache: VectorCache | None = None
         self._generation = ""
         self._data_version = -1
+        self._reported = 0
+        """How many damaged vectors have been reported (a search logs again only when more turn up)."""
 
     # ------------------------------------------------------------------ transactions and metadata
 
@@ -200,7 +206,7 @@ class SQLiteIndex:
                 self._check_space(self._db, claim=False)
             self.mirror.check()
         # Embedding (the slow part) holds no lock, so searches on other threads go on meanwhile.
-        vectors = self.embedder.embed([r["text"] for r in todo])
+        vectors = embedded(self.embedder, [r["text"] for r in todo])
         if self.mirror is not None:
             self.mirror.upsert(todo, vectors.astype(np.float32))
         self._store(todo, vectors.astype(np.float16))
@@ -296,17 +302,26 @@ class SQLiteIndex:
             return self._cache
         cache = self._cache
         rows = self._db.execute(
-            f"SELECT seq, session_id, embedding, substr(text, 1, {_LABEL_CHARS}), timestamp, metadata,"
+            f"SELECT seq, session_id, CAST(embedding AS BLOB), substr(text, 1, {_LABEL_CHARS}), timestamp, metadata,"
             " instr(text, '?') > 0 FROM messages WHERE seq > ? ORDER BY seq",
             (cache.last_seq,),
         ).fetchall()
         if rows:
-            vectors = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float16).reshape(len(rows), -1)
+            vectors, damaged = decode([r[2] for r in rows], cache.dimension)
             authors = [author_of(r[3], metadata_of(r[5])) for r in rows]
-            cache.append([r[0] for r in rows], [r[1] for r in rows], vectors.astype(np.float32), authors,
-                         [day_of(r[4]) for r in rows], [bool(r[6]) for r in rows])
+            cache.append([r[0] for r in rows], [r[1] for r in rows], vectors, authors,
+                         [day_of(r[4]) for r in rows], [bool(r[6]) for r in rows], damaged)
+            if len(cache.damaged) > self._reported:
+                self._reported = len(cache.damaged)
+                log.warning("%s", self.damage())
         self._generation, self._data_version = generation, version
         return cache
+
+    def damage(self) -> str | None:
+        """What is wrong with the stored vectors loaded so far, and the way out (None: nothing)."""
+        if self._cache is None or not len(self._cache.damaged):
+            return None
+        return damage_report(str(self.path), len(self._cache.damaged), len(self._cache), self.embedder.id)
 
     @_damage_named
     def search(self, query: str, top_k: int = 5, filters: Filters | None = None) -> list[Hit]:
@@ -407,10 +422,20 @@ class SQLiteIndex:
 
     @_damage_named
     def info(self) -> dict[str, Any]:
+        """:func:`index_info` plus ``damaged_vectors``: the stored vectors a search has to leave out
+        (every vector is read to count them, as the first search does: about a second per 100k)."""
         with self._lock:
             space = self._space()
             size = sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
-            return index_info(self, str(self.path), self.count(), size, space, self.embedder.id)
+            info = index_info(self, str(self.path), self.count(), size, space, self.embedder.id)
+            damaged = 0
+            if space is not None and space == (self.embedder.id, self.embedder.dimension):
+                self._db.execute("BEGIN")
+                try:
+                    damaged = len(self._refresh().damaged)
+                finally:
+                    self._db.execute("COMMIT")
+            return {**info, "damaged_vectors": damaged}
 
     def close(self) -> None:
         with self._lock:

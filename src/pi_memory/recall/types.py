@@ -19,6 +19,7 @@ __all__ = [
     "RecallError",
     "RecallIndex",
     "Record",
+    "clip_similarity",
     "index_info",
     "normalize_record",
 ]
@@ -51,8 +52,9 @@ class Hit:
     """A search result.
 
     ``similarity`` is the cosine between query and message embeddings clipped to 0–1 (what the
-    ``search_memory`` text shows); ``score`` is the fused rank score that ordered the results,
-    comparable only within one search.
+    ``search_memory`` text shows; :func:`clip_similarity` is applied here, so no backend can hand
+    out NaN); ``score`` is the fused rank score that ordered the results, comparable only within
+    one search.
     """
 
     id: str
@@ -63,6 +65,9 @@ class Hit:
     timestamp: str
     session_id: str
     metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "similarity", clip_similarity(self.similarity))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,6 +80,12 @@ class Hit:
             "session_id": self.session_id,
             "metadata": self.metadata,
         }
+
+
+def clip_similarity(value: float) -> float:
+    """A cosine as hits report it: clipped to 0–1; NaN (a zero vector has no direction, and
+    pgvector's cosine with one is NaN) is 0, never the 1.0 that ``min``/``max`` clipping makes of it."""
+    return min(1.0, float(value)) if value > 0 else 0.0
 
 
 class RecallError(Exception):
