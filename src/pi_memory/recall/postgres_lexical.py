@@ -67,7 +67,20 @@ class TsLexical:
         self._terms = f"{table}{TERMS_SUFFIX}"
 
     def scores(self, query: str, config: SearchConfig, where: str, params: list[Any]) -> dict[int, float]:
-        """BM25 of the best ``3 · candidates`` messages (seq → score, higher is better).
+        """BM25 of the best ``3 · candidates`` messages (seq → score, higher is better; see
+        :meth:`statement`)."""
+        planned = self.statement(query, config, where, params)
+        if planned is None:
+            return {}
+        return {int(r[0]): float(r[2]) for r in self._db.execute(*planned).fetchall()}
+
+    def statement(
+        self, query: str, config: SearchConfig, where: str, params: list[Any]
+    ) -> tuple[str, list[Any]] | None:
+        """The SQL (and its parameters) ranking the best ``3 · candidates`` messages by BM25:
+        rows ``(seq, session_id, score)``, best first (ties: the newer first); ``None`` when no
+        word of the query can match. The search runs it inside its one candidates statement
+        (:mod:`.postgres_candidates`); the session is read with the row, for the neighbours.
 
         ``where``/``params`` are filter clauses over the table. The words are split by how many
         messages hold them, as on SQLite (:meth:`split`): the messages holding a rare word (up to
@@ -75,20 +88,20 @@ class TsLexical:
         question — the exact BM25 top list among them, since a common word only adds to a score.
         Messages holding only common words are left out: their scores are the lowest anyway, and
         reading them (each row carries its vector) was most of a 100k search. If every word is
-        common, the newest ``lexical_budget`` matches are scored.
+        common, the newest ``lexical_budget`` matches are scored. One round trip (the statistics).
         """
         words = content_terms(query, config.stopwords)[:MAX_QUERY_TERMS]
         if not words:
-            return {}
+            return None
         stats = self.statistics(words)
         if stats is None or stats.messages == 0:
-            return {}
+            return None
         rare, common, window = self.split(words, config.lexical_budget, stats)
         heavy = heavy_words(words, {w: stats.frequency(w) for w in words}, config)
         weights = {lexeme: idf(stats.messages, stats.docs[lexeme]) * (config.rare_weight if word in heavy else 1)
                    for word in rare + common for lexeme in stats.lexemes[word] if stats.docs.get(lexeme)}
         if not weights:
-            return {}
+            return None
         chosen = " or ".join(common if window else rare)
         newest = f" ORDER BY seq DESC LIMIT {int(window)}" if window else ""
         average = max(stats.average_length, 1e-9)
@@ -97,17 +110,16 @@ class TsLexical:
         # unnest per candidate cost twice the rest of the search. Its length is its header's.
         lexemes = list(weights)
         sql = f"""WITH c AS MATERIALIZED (
-                SELECT seq, tsv FROM {self._table}, websearch_to_tsquery('english', %s) q
+                SELECT seq, session_id, tsv FROM {self._table}, websearch_to_tsquery('english', %s) q
                 WHERE tsv @@ q{where}{newest})
-            SELECT c.seq, sum(w.idf * f.tf * {K1 + 1}
-                / (f.tf + {K1} * (1 - {B} + {B} * length(c.tsv) / {average!r})))
+            SELECT c.seq, c.session_id, sum(w.idf * f.tf * {K1 + 1}
+                / (f.tf + {K1} * (1 - {B} + {B} * length(c.tsv) / {average!r}))) AS score
             FROM c CROSS JOIN LATERAL (
                 SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf
                 FROM unnest(ts_filter(setweight(c.tsv, 'A', %s::text[]), '{{a}}'))) f
             JOIN unnest(%s::text[], %s::float8[]) w(lexeme, idf) ON w.lexeme = f.lexeme
-            GROUP BY c.seq ORDER BY 2 DESC, 1 DESC LIMIT %s"""
-        args = [chosen, *params, lexemes, lexemes, list(weights.values()), config.candidates * 3]
-        return {int(r[0]): float(r[1]) for r in self._db.execute(sql, args).fetchall()}
+            GROUP BY c.seq, c.session_id ORDER BY 3 DESC, 1 DESC LIMIT %s"""
+        return sql, [chosen, *params, lexemes, lexemes, list(weights.values()), config.candidates * 3]
 
     def split(self, words: list[str], budget: int, stats: Statistics | None = None) -> tuple[list[str], list[str], int]:
         """(rare words, common words, window) for a lexical budget of ``budget`` messages, as
