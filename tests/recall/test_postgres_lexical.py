@@ -171,3 +171,25 @@ def test_postgres_counts_the_rarest_word_twice_too(pg_url: str, pg_table: str) -
     finally:
         index.clear()
         index.close()
+
+
+def test_postgres_newest_matches_are_the_same_whether_the_floor_holds_them_or_not(pg_url: str, pg_table: str) -> None:
+    """Common words' newest matches come from above a floor estimated from their counts; when
+    the matches cluster in old messages the floor holds too few and the older ones fill in."""
+    rows = [record(f"r{i}", f"filler{i} " + ("coffee " if i < 25 or 190 <= i < 195 else "")
+                   + ("tea" if i >= 150 else "")) for i in range(200)]
+    index = PostgresIndex(pg_url, embedder=HashEmbedder(), table=pg_table)
+    try:
+        index.add(rows)
+        config = replace(LEXICAL, lexical_budget=10)
+        with index._db.cursor() as cur:
+            ids = dict(cur.execute(f"SELECT seq, id FROM {pg_table}").fetchall())
+        lexical = TsLexical(index._db, pg_table)
+        for word, newest in (("coffee", [*range(20, 25), *range(190, 195)]), ("tea", range(190, 200))):
+            assert lexical.split([word], 10)[2] == 10  # every word common: the newest 10 matches
+            planned = lexical.statement(word, config, "", [])
+            assert planned is not None and "seq >" in planned[0]  # the floor is used
+            assert sorted(ids[s] for s in lexical.scores(word, config, "", [])) == sorted(f"r{i}" for i in newest)
+    finally:
+        index.clear()
+        index.close()

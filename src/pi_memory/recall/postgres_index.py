@@ -11,7 +11,8 @@ curated memory. Differences from the SQLite default, on purpose:
   the rows (:mod:`.postgres_terms`); a table made by an older pi-memory gets them the first time
   it is opened. It ranks only the messages holding the query's rarest words (the lexical
   budget, as on SQLite): ranking every match read most of the table.
-* Neighbour smoothing reads the previous/next message of each candidate by ``(session_id, seq)``.
+* Neighbour smoothing reads the previous/next message of each candidate by ``(session_id, seq)``,
+  in the same statement as both halves' candidates (:mod:`.postgres_candidates`).
 * The HNSW index is built in bulk, not row by row: pgvector (0.6) inserting one row into an
   existing graph costs ~20× what a ``CREATE INDEX`` pays per row (it re-prunes the neighbours'
   lists from disk), and that was nearly all of ``add``'s time (~150 rows/s). So a new table
@@ -27,10 +28,8 @@ Needs ``pip install 'pi-memory[postgres]'`` (psycopg 3 + pgvector) and the ``vec
 from __future__ import annotations
 
 import json
-import math
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from typing import Any
 
 from pi_memory.backends import redact, remember_dsn
@@ -38,8 +37,9 @@ from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.filters import filter_sql
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import fuse_candidates
+from pi_memory.recall.postgres_candidates import read_candidates
 from pi_memory.recall.postgres_lexical import TsLexical
-from pi_memory.recall.postgres_schema import connect, create_messages_table, neighbours_sql
+from pi_memory.recall.postgres_schema import connect, create_messages_table
 from pi_memory.recall.postgres_terms import create_term_counts, drop_term_counts, has_term_counts, term_counts_probe
 from pi_memory.recall.rerank import previous_indices, rerank_hits, reranks
 from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
@@ -115,14 +115,16 @@ class PostgresIndex:
 
     # ------------------------------------------------------------------ schema and metadata
 
-    def _meta(self) -> dict[str, str | None]:
+    def _meta(self, ef_search: int | None = None) -> dict[str, str | None]:
         """The recorded ``embedder`` and ``dimension``, ``ann`` (the HNSW index, ``None`` while it
         is not built) and ``terms`` (``'3'`` while the word statistics are kept) — one round trip,
-        as every search starts with it."""
+        as every search starts with it. ``ef_search`` sets ``hnsw.ef_search`` for the connection
+        in the same round trip (a ``SET LOCAL`` per search took a transaction: three more)."""
         probe, args = term_counts_probe(self._table)
+        ef = f" UNION ALL SELECT 'ef', set_config('hnsw.ef_search', '{ef_search:d}', false)" if ef_search else ""
         rows = self._db.execute(
             f"SELECT key, value FROM {self._meta_table} UNION ALL SELECT 'ann', to_regclass(%s)::text"
-            f" UNION ALL SELECT 'terms', {probe}",
+            f" UNION ALL SELECT 'terms', {probe}{ef}",
             (self._ann, *args),
         ).fetchall()
         return dict(rows)
@@ -333,77 +335,40 @@ class PostgresIndex:
 
     def search(self, query: str, top_k: int = 5, filters: Filters | None = None) -> list[Hit]:
         with self._lock:
-            meta = self._meta()
+            n = self.config.candidates
+            meta = self._meta(ef_search=max(40, n * 2))
             if not self._check_space(meta) or top_k <= 0:
                 return []
             if meta.get("terms") != "3":  # the table was re-created by an older pi-memory
                 self._ensure_term_counts()
             where, params = filter_sql(filters, mark="%s", arrays=True)
-            n = self.config.candidates
             vector = self.embedder.embed([dense_query(query, self.config)])[0]
-            lexical = self._fts.scores(query, self.config, where, params) if self.config.fusion != "dense" else {}
-            dense: dict[int, float] = {}
+            lexical = self._fts.statement(query, self.config, where, params) if self.config.fusion != "dense" else None
             self._paid = 0  # a handle that searches is no backfill: its rows keep joining the index one by one
             # pgvector's cosine distance to a zero vector is NaN: a query of no known word ranks nothing by meaning
-            if self.config.fusion != "lexical" and query_direction(vector) is not None:
+            use_dense = self.config.fusion != "lexical" and query_direction(vector) is not None
+            if use_dense:
                 if meta.get("ann") is None:  # build it; while another process loads, the scan is exact
                     self._ensure_ann(wait=False)
                 else:
                     self._end_load()
-                with self._db.transaction():
-                    self._db.execute(f"SET LOCAL hnsw.ef_search = {max(40, n * 2)}")
-                    rows = self._db.execute(
-                        f"""SELECT seq, 1 - (embedding <=> %s) FROM {self._table} WHERE true{where}
-                            ORDER BY embedding <=> %s LIMIT %s""",
-                        [vector, *params, vector, n],
-                    ).fetchall()
-                # a stored zero vector (a text of no known word) has a NaN cosine with everything
-                dense = {int(r[0]): float(r[1]) for r in rows if math.isfinite(r[1])}
             # a lexical hit's neighbours share its score though they match nothing, as on SQLite (filtered below)
-            reach = set(lexical) if self.config.neighbour_lexical else set()
-            neighbours, cosines = self._neighbours(set(lexical) | set(dense), dense, vector, reach)
+            found = read_candidates(self._db, self._table, lexical,
+                                    (vector, n) if use_dense else None,
+                                    where, params, bool(self.config.neighbour_lexical))
             second_stage = reranks(self.config)
             depth = max(top_k, self.config.rerank_depth) if second_stage else top_k
-            ranked = fuse_candidates(lexical, dense, cosines, neighbours, depth, self.config)
+            ranked = fuse_candidates(found.lexical, found.dense, found.cosines, found.neighbours, depth, self.config)
             if not ranked:
                 return []
             # each hit's own cosine read with its row (a lexical-only hit has none in ``cosines``); Hit clips NaN
             sql = f"SELECT {COLUMNS}, 1 - (embedding <=> %s) FROM {self._table} WHERE seq = ANY(%s){where}"
-            found = {row[0]: row for row in self._db.execute(sql, (vector, [s for s, _ in ranked], *params)).fetchall()}
-            kept = [(s, score) for s, score in ranked if s in found]
-            hits = [hit_from_row(found[s][:-1], float(found[s][-1]), score) for s, score in kept]
+            rows = {row[0]: row for row in self._db.execute(sql, (vector, [s for s, _ in ranked], *params)).fetchall()}
+            kept = [(s, score) for s, score in ranked if s in rows]
+            hits = [hit_from_row(rows[s][:-1], float(rows[s][-1]), score) for s, score in kept]
             # the same second stage as SQLite's over the fetched rows (the turn before each: its neighbours')
-            previous = previous_indices([s for s, _ in kept], {s: p for s, (p, _) in neighbours.items()})
+            previous = previous_indices([s for s, _ in kept], {s: p for s, (p, _) in found.neighbours.items()})
             return rerank_hits(query, hits, self.config, top_k, previous) if second_stage else hits
-
-    def _neighbours(
-        self, seqs: set[int], dense: Mapping[int, float], vector: Any, reach: AbstractSet[int] = frozenset()
-    ) -> tuple[dict[int, tuple[int | None, int | None]], dict[int, float]]:
-        """The previous and next message (by ``(session_id, seq)``) of each candidate, and of each
-        neighbour of a ``reach`` candidate (a lexical hit lends its score to its reply, which then
-        needs its own), with the cosines smoothing needs: the dense candidates' and their neighbours'.
-
-        One statement (a second round trip for the second step cost as much as the first); a
-        lexical candidate's neighbours only lend it their lexical scores, so no vector is read for them.
-        """
-        cosines = dict(dense)
-        if not seqs:
-            return {}, cosines
-        rows = self._db.execute(
-            neighbours_sql(self._table),
-            {"dense": sorted(dense), "vector": vector, "seqs": sorted(seqs), "reach": sorted(reach)},
-        ).fetchall()
-        neighbours: dict[int, tuple[int | None, int | None]] = {}
-        second: dict[int, tuple[int | None, int | None]] = {}
-        for seq, prev, prev_cosine, nxt, next_cosine, before_prev, after_next in rows:
-            neighbours[int(seq)] = (prev, nxt)
-            if int(seq) in reach:  # the step beyond: the reply's next message, the question's previous one
-                steps = ((prev, (before_prev, seq)), (nxt, (seq, after_next)))
-                second.update({int(o): two for o, two in steps if o is not None})
-            for other, cosine in ((prev, prev_cosine), (nxt, next_cosine)):
-                if other is not None and cosine is not None and math.isfinite(cosine):
-                    cosines.setdefault(int(other), float(cosine))
-        return {**second, **neighbours}, cosines
 
     def get(self, ids: Sequence[str]) -> list[Hit]:
         with self._lock:

@@ -80,19 +80,3 @@ def create_messages_table(cur: Any, table: str, meta_table: str, embedder: str, 
         (embedder, str(dimension)),
     )
 
-
-def neighbours_sql(table: str) -> str:
-    """Each candidate's previous and next message in its session (``p``, ``n``; with their cosine
-    when the candidate is a dense one), and for a ``reach`` candidate the message one further each
-    way (``pp``, ``nn``): one statement, parameters ``dense``, ``vector``, ``reach``, ``seqs``."""
-
-    def side(alias: str, op: str, order: str, far: bool) -> str:
-        value = "NULL" if far else "CASE WHEN m.seq = ANY(%(dense)s) THEN 1 - (x.embedding <=> %(vector)s) END"
-        gate, skip = ("m.seq = ANY(%(reach)s) AND ", "OFFSET 1 ") if far else ("", "")
-        return (f"LEFT JOIN LATERAL (SELECT x.seq, {value} AS cosine FROM {table} x WHERE {gate}x.session_id"
-                f" = m.session_id AND x.seq {op} m.seq ORDER BY x.seq {order} {skip}LIMIT 1) {alias} ON true")
-
-    sides = (("p", "<", "DESC", False), ("n", ">", "", False), ("pp", "<", "DESC", True), ("nn", ">", "", True))
-    joins = " ".join(side(*s) for s in sides)
-    columns = "m.seq, p.seq, p.cosine, n.seq, n.cosine, pp.seq, nn.seq"
-    return f"SELECT {columns} FROM {table} m {joins} WHERE m.seq = ANY(%(seqs)s)"
