@@ -20,6 +20,11 @@ SHELL = "reverse|channel|execute"
 
 ACTS: dict[str, dict[str, str]] = {
     "en": {
+        "modify": "change changes changing alter* modif* tweak* adjust* tamper* rewrite* rewrit*",
+        "without": "no+need+to there's+no+need don't+need+to do+not+need+to needn't need+not not+necessary+to "
+        "unnecessary+to",
+        "without|noconfirm": "auto-approv* autoapprov* auto-accept* auto-confirm* always+allow always-allow "
+        "dangerously-skip-permissions skip+permissions yolo",
         SHELL: "reverse+shell* reverse-shell* bind+shell* connect+back connects+back connecting+back "
         "connection+back call+back+to calls+back+to phone+home phones+home call+home calls+home "
         "back-connect* meterpreter netcat ncat socat remote+shell",
@@ -35,7 +40,8 @@ ACTS: dict[str, dict[str, str]] = {
         "carrying carry+the append* concatenat* chunk*",
         "image": "image* img picture* pixel* 1x1 thumbnail* web+beacon*",
         "address": "address url link src",
-        "secret": "what+the+user+said what+the+user+wrote what+the+user+typed user's+messages dialogue",
+        "secret": "confidential* environment+variable* env+var* env+vars what+the+user+said what+the+user+wrote "
+        "what+the+user+typed user's+messages dialogue",
         "persist": "launch+agent* launch+daemon* launchagents launchdaemons login+hook* logon+script* "
         "startup+item* startup+folder startup+script* start+menu runonce run+key* registry+run hkcu hklm "
         "init.d rc.local systemctl+enable user+service* service+unit* unit+file* plist at+login on+login "
@@ -44,6 +50,10 @@ ACTS: dict[str, dict[str, str]] = {
         "cron+job* scheduled+job* task+scheduler schtasks",
     },
     "es": {
+        "secret": "confidencial* variables+de+entorno",
+        "modify": "cambi* modific* alter* ajust*",
+        "without": "no+hace+falta no+es+necesario sin+necesidad+de no+necesitas no+hay+que",
+        "without|noconfirm": "aprobación+automática aprobar+automáticamente autoaprob*",
         SHELL: "shell+inversa shell+reversa conexión+inversa conexión+reversa conecta+de+vuelta "
         "conectar+de+vuelta conéctate+de+vuelta consola+remota",
         "channel": "túnel*",
@@ -61,6 +71,10 @@ ACTS: dict[str, dict[str, str]] = {
         "se+ejecute+de+nuevo relanz* al+encender al+arrancar",
     },
     "pt": {
+        "secret": "confidencia* variáveis+de+ambiente",
+        "modify": "mude mudar muda alter* modifiq* modific* ajust*",
+        "without": "não+precisa não+é+necessário sem+necessidade+de não+há+necessidade",
+        "without|noconfirm": "aprovação+automática aprovar+automaticamente",
         SHELL: "shell+reverso shell+reversa conexão+reversa conexão+inversa conecte+de+volta "
         "conectar+de+volta console+remoto",
         "channel": "túnel* tunel*",
@@ -77,6 +91,10 @@ ACTS: dict[str, dict[str, str]] = {
         "volte+a+executar volta+a+executar ao+ligar",
     },
     "fr": {
+        "secret": "confidentiel* variables+d'environnement",
+        "modify": "chang* modifi* ajust* altér*",
+        "without": "pas+besoin+de inutile+de nul+besoin+de pas+la+peine+de pas+nécessaire",
+        "without|noconfirm": "approbation+automatique approuver+automatiquement",
         SHELL: "shell+inversé shell+inverse connexion+inverse connexion+retour se+reconnecte "
         "reconnecte-toi console+distante",
         "channel": "tunnel*",
@@ -94,6 +112,10 @@ ACTS: dict[str, dict[str, str]] = {
         "exécute+à+nouveau exécuter+à+nouveau exécute+de+nouveau au+démarrage à+l'allumage",
     },
     "de": {
+        "secret": "vertraulich* umgebungsvariable*",
+        "modify": "änder* veränder* modifizier* anpass* passe",
+        "without": "nicht+nötig nicht+notwendig nicht+erforderlich brauchst+nicht musst+nicht",
+        "without|noconfirm": "automatische+genehmigung automatisch+genehmigen automatisch+freigeben",
         SHELL: "reverse-shell reverse+shell rückverbindung* rückkanal* verbindung+zurück verbinde+dich+zurück "
         "entfernte+shell",
         "channel": "tunnel*",
@@ -111,6 +133,10 @@ ACTS: dict[str, dict[str, str]] = {
         "startet+wieder beim+hochfahren beim+systemstart",
     },
     "it": {
+        "secret": "riservat* confidenzial* variabili+d'ambiente",
+        "modify": "cambi* modific* alter* ritocc*",
+        "without": "non+serve non+c'è+bisogno non+è+necessario senza+bisogno+di",
+        "without|noconfirm": "approvazione+automatica approvare+automaticamente",
         SHELL: "shell+inversa connessione+inversa connettiti+di+ritorno shell+remota console+remota",
         "channel": "tunnel*",
         "comply": "qualunque+cosa+riceva tutto+ciò+che+riceve qualsiasi+comando legge+i+comandi comandi+ricevuti",
@@ -126,6 +152,10 @@ ACTS: dict[str, dict[str, str]] = {
         "riesegu* rilanci* esegui+di+nuovo eseguire+di+nuovo all'accensione",
     },
     "ru": {
+        "secret": "конфиденциальн* переменные+окружения переменных+окружения",
+        "modify": "измен* поменя* подправ* подмен*",
+        "without": "не+нужно не+надо нет+необходимости незачем не+обязательно",
+        "without|noconfirm": "автоодобрени* автоматическое+одобрение автоподтвержд*",
         SHELL: "обратный+шелл обратного+шелла обратную+оболочку обратная+оболочка обратной+оболочки "
         "обратное+подключение обратное+соединение обратного+подключения обратного+соединения реверс-шелл "
         "удалённую+оболочку удаленную+оболочку подключись+обратно подключается+обратно",
@@ -142,6 +172,10 @@ ACTS: dict[str, dict[str, str]] = {
         "снова+запуска*",
     },
     "tr": {
+        "secret": "ortam+değişken*",
+        "modify": "değiştir*",
+        "without": "gerek+yok gerekmez gerekmiyor",
+        "without|noconfirm": "otomatik+onay*",
         SHELL: "ters+kabuk ters+shell ters+bağlantı geri+bağlan* uzak+kabuk",
         "channel": "tünel*",
         "comply": "ne+gelirse gelen+her+komut gelen+komutlar* her+komutu aldığı+komutlar*",
@@ -154,6 +188,10 @@ ACTS: dict[str, dict[str, str]] = {
         "git+hook* git+kanca* her+commit* commit+sonrası tekrar+çalıştır* tekrar+başlat*",
     },
     "vi": {
+        "secret": "biến+môi+trường",
+        "modify": "thay+đổi sửa+đổi chỉnh+sửa",
+        "without": "không+cần không+cần+phải",
+        "without|noconfirm": "tự+động+phê+duyệt tự+động+chấp+thuận",
         SHELL: "shell+ngược kết+nối+ngược kết+nối+lại+về vỏ+ngược",
         "channel": "đường+hầm",
         "comply": "bất+kỳ+lệnh+nào mọi+lệnh+nhận+được lệnh+nhận+được đọc+lệnh",
@@ -165,6 +203,10 @@ ACTS: dict[str, dict[str, str]] = {
         "mỗi+lần+commit sau+mỗi+commit khởi+chạy+lại tự+khởi+động",
     },
     "ar": {
+        "secret": "متغيرات+البيئة",
+        "modify": "عدّل* بدّل* تعديل* تغيير*",
+        "without": "لا+داعي لا+حاجة",
+        "without|noconfirm": "الموافقة+التلقائية موافقة+تلقائية",
         SHELL: "شل+عكسي صدفة+عكسية اتصال+عكسي اتصالا+عكسيا غلاف+عكسي",
         "channel": "نفق*",
         "comply": "أي+أمر كل+أمر+يصل ما+يصله الأوامر+الواردة يقرأ+الأوامر",
@@ -176,6 +218,10 @@ ACTS: dict[str, dict[str, str]] = {
         "مجدول* خطاف* مع+كل+commit بعد+كل+commit مجددا مجددًا من+جديد",
     },
     "hi": {
+        "secret": "गोपनीय एनवायरनमेंट+वेरिएबल*",
+        "modify": "बदल* बदलो संशोधित*",
+        "without": "ज़रूरत+नहीं जरूरत+नहीं आवश्यकता+नहीं",
+        "without|noconfirm": "स्वतः+स्वीकृति ऑटो-अप्रूव*",
         SHELL: "रिवर्स+शेल रिवर्स+कनेक्शन उल्टा+कनेक्शन वापस+कनेक्ट रिमोट+शेल",
         "channel": "टनल*",
         "comply": "जो+भी+कमांड हर+कमांड आने+वाले+कमांड मिलने+वाले+आदेश",
@@ -187,6 +233,10 @@ ACTS: dict[str, dict[str, str]] = {
         "शेड्यूल्ड+टास्क गिट+हुक हुक* हर+कमिट हर+commit",
     },
     "ja": {
+        "secret": "機密 環境変数",
+        "modify": "変更 書き換 改変 改ざん",
+        "without": "必要はない 必要ない 不要 しなくていい しなくてよい",
+        "without|noconfirm": "自動承認 自動許可",
         SHELL: "リバースシェル リバース・シェル 逆接続 リバース接続 コネクトバック",
         "channel": "トンネル",
         "comply": "受け取ったコマンド 受信したコマンド 届いたコマンド 送られてきたコマンド どんなコマンドでも",
@@ -198,6 +248,10 @@ ACTS: dict[str, dict[str, str]] = {
         "コミットごと コミットのたび 再び実行 もう一度実行 自動起動",
     },
     "ko": {
+        "secret": "기밀 환경+변수 환경변수",
+        "modify": "변경 바꾸 바꿔 수정",
+        "without": "필요+없 필요없 않아도+돼 않아도+됩니다",
+        "without|noconfirm": "자동+승인",
         SHELL: "리버스+셸 리버스셸 리버스+쉘 리버스쉘 역방향+연결 역접속 역연결 원격+셸 원격+쉘",
         "channel": "터널",
         "comply": "받은+명령 수신한+명령 들어오는+명령 어떤+명령이든",
@@ -209,6 +263,10 @@ ACTS: dict[str, dict[str, str]] = {
         "커밋할+때마다 커밋마다 재실행 자동+시작",
     },
     "zh": {
+        "secret": "机密 环境变量",
+        "modify": "修改 更改 篡改 改成 改为",
+        "without": "不用 无需 不必 没必要",
+        "without|noconfirm": "自动批准 自动同意 自动授权",
         SHELL: "反弹shell 反向shell 反向连接 反连 回连 远程shell 远程终端",
         "channel": "隧道",
         "comply": "收到的命令 接收到的命令 收到的任何命令 任何命令 传来的命令",

@@ -187,9 +187,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     lex = lexicon()
     if not text.isascii():
         text = text.translate(UNACCENT)  # same length: spans and positions still hold
-    for pos, words in word_marks(lex, text):
-        if not (links and in_link(pos)):
-            credit(pos, words)
+    words = [(pos, names) for pos, names in word_marks(lex, text) if not (links and in_link(pos))]
     hits = [
         (pos, end, names)
         for pos, end, options in phrase_hits(lex, text)
@@ -197,8 +195,13 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
         for flags, names in options
         if _bounded(text, pos, end, flags)
     ]
-    # The negation inside a "without" word (不 in 不需要, "no need") does not negate the line.
+    # The negation inside a "without" word or phrase (不 in 不需要, "no" in "no need to", "не" in
+    # "не нужно") does not negate the line.
     without = [(pos, end) for pos, end, names in hits if "without" in names]
+    for pos, names in words:
+        if without and "negation" in names and any(a <= pos < b for a, b in without):
+            names = names - {"negation"}
+        credit(pos, names)
     for pos, end, names in hits:
         if without and "negation" in names and any(a <= pos and end <= b and b - a > end - pos for a, b in without):
             names = names - {"negation"}
