@@ -12,6 +12,10 @@ channel that executes, so the weights learned for those concepts carry it. The c
 this table uses (``reverse``, ``dns``, ``encode``, ``image``, ``address``) are read by the
 combinations of
 ``intent_lexicon``. Entry syntax as in ``intent_words``.
+
+With them, the ways of asking for an act that no single verb names: "no need to ask" and
+"auto-approve" (acting without confirmation), changing behaviour quietly (``modify``), and
+data that is secret by its kind (confidential documents, environment variables).
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ ACTS: dict[str, dict[str, str]] = {
         "unnecessary+to",
         "without|noconfirm": "auto-approv* autoapprov* auto-accept* auto-confirm* always+allow always-allow "
         "dangerously-skip-permissions skip+permissions yolo",
-        SHELL: "reverse+shell* reverse-shell* bind+shell* connect+back connects+back connecting+back "
+        SHELL: "reverse+tunnel* remote+port+forward* ssh+-r reverse+shell* reverse-shell* bind+shell* "
+        "connect+back connects+back connecting+back "
         "connection+back call+back+to calls+back+to phone+home phones+home call+home calls+home "
         "back-connect* meterpreter netcat ncat socat remote+shell",
         "channel": "c2 command-and-control",
@@ -54,7 +59,8 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "cambi* modific* alter* ajust*",
         "without": "no+hace+falta no+es+necesario sin+necesidad+de no+necesitas no+hay+que",
         "without|noconfirm": "aprobación+automática aprobar+automáticamente autoaprob*",
-        SHELL: "shell+inversa shell+reversa conexión+inversa conexión+reversa conecta+de+vuelta "
+        SHELL: "túnel+inverso túnel+reverso shell+inversa shell+reversa conexión+inversa conexión+reversa "
+        "conecta+de+vuelta "
         "conectar+de+vuelta conéctate+de+vuelta consola+remota",
         "channel": "túnel*",
         "comply": "lo+que+reciba lo+que+llegue cualquier+comando lee+los+comandos comandos+que+reciba",
@@ -75,7 +81,8 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "mude mudar muda alter* modifiq* modific* ajust*",
         "without": "não+precisa não+é+necessário sem+necessidade+de não+há+necessidade",
         "without|noconfirm": "aprovação+automática aprovar+automaticamente",
-        SHELL: "shell+reverso shell+reversa conexão+reversa conexão+inversa conecte+de+volta "
+        SHELL: "túnel+reverso túnel+inverso shell+reverso shell+reversa conexão+reversa conexão+inversa "
+        "conecte+de+volta "
         "conectar+de+volta console+remoto",
         "channel": "túnel* tunel*",
         "comply": "o+que+receber tudo+o+que+chegar qualquer+comando comandos+recebidos leia+os+comandos",
@@ -95,7 +102,8 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "chang* modifi* ajust* altér*",
         "without": "pas+besoin+de inutile+de nul+besoin+de pas+la+peine+de pas+nécessaire",
         "without|noconfirm": "approbation+automatique approuver+automatiquement",
-        SHELL: "shell+inversé shell+inverse connexion+inverse connexion+retour se+reconnecte "
+        SHELL: "tunnel+inverse tunnel+inversé shell+inversé shell+inverse connexion+inverse connexion+retour "
+        "se+reconnecte "
         "reconnecte-toi console+distante",
         "channel": "tunnel*",
         "comply": "tout+ce+qu'il+reçoit ce+qu'il+reçoit tout+ce+qui+arrive n'importe+quelle+commande "
@@ -116,7 +124,8 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "änder* veränder* modifizier* anpass* passe",
         "without": "nicht+nötig nicht+notwendig nicht+erforderlich brauchst+nicht musst+nicht",
         "without|noconfirm": "automatische+genehmigung automatisch+genehmigen automatisch+freigeben",
-        SHELL: "reverse-shell reverse+shell rückverbindung* rückkanal* verbindung+zurück verbinde+dich+zurück "
+        SHELL: "reverse-tunnel umgekehrten+tunnel reverse-shell reverse+shell rückverbindung* rückkanal* "
+        "verbindung+zurück verbinde+dich+zurück "
         "entfernte+shell",
         "channel": "tunnel*",
         "comply": "was+auch+immer+ankommt alles+was+ankommt jeden+befehl jeden+empfangenen+befehl "
@@ -137,7 +146,7 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "cambi* modific* alter* ritocc*",
         "without": "non+serve non+c'è+bisogno non+è+necessario senza+bisogno+di",
         "without|noconfirm": "approvazione+automatica approvare+automaticamente",
-        SHELL: "shell+inversa connessione+inversa connettiti+di+ritorno shell+remota console+remota",
+        SHELL: "tunnel+inverso shell+inversa connessione+inversa connettiti+di+ritorno shell+remota console+remota",
         "channel": "tunnel*",
         "comply": "qualunque+cosa+riceva tutto+ciò+che+riceve qualsiasi+comando legge+i+comandi comandi+ricevuti",
         "dns": "dns query+dns richiesta+dns risoluzione+dns risolv* sottodomini* nome+host nome+di+host "
@@ -156,7 +165,8 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "измен* поменя* подправ* подмен*",
         "without": "не+нужно не+надо нет+необходимости незачем не+обязательно",
         "without|noconfirm": "автоодобрени* автоматическое+одобрение автоподтвержд*",
-        SHELL: "обратный+шелл обратного+шелла обратную+оболочку обратная+оболочка обратной+оболочки "
+        SHELL: "обратный+туннель обратного+туннеля обратный+шелл обратного+шелла обратную+оболочку "
+        "обратная+оболочка обратной+оболочки "
         "обратное+подключение обратное+соединение обратного+подключения обратного+соединения реверс-шелл "
         "удалённую+оболочку удаленную+оболочку подключись+обратно подключается+обратно",
         "channel": "туннел*",
@@ -176,7 +186,7 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "değiştir*",
         "without": "gerek+yok gerekmez gerekmiyor",
         "without|noconfirm": "otomatik+onay*",
-        SHELL: "ters+kabuk ters+shell ters+bağlantı geri+bağlan* uzak+kabuk",
+        SHELL: "ters+tünel ters+kabuk ters+shell ters+bağlantı geri+bağlan* uzak+kabuk",
         "channel": "tünel*",
         "comply": "ne+gelirse gelen+her+komut gelen+komutlar* her+komutu aldığı+komutlar*",
         "dns": "dns dns+sorgu* alt+alan+adı alt+alan+ad* alan+adı ana+bilgisayar+adı host+adı txt+kaydı "
@@ -192,7 +202,7 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "thay+đổi sửa+đổi chỉnh+sửa",
         "without": "không+cần không+cần+phải",
         "without|noconfirm": "tự+động+phê+duyệt tự+động+chấp+thuận",
-        SHELL: "shell+ngược kết+nối+ngược kết+nối+lại+về vỏ+ngược",
+        SHELL: "đường+hầm+ngược shell+ngược kết+nối+ngược kết+nối+lại+về vỏ+ngược",
         "channel": "đường+hầm",
         "comply": "bất+kỳ+lệnh+nào mọi+lệnh+nhận+được lệnh+nhận+được đọc+lệnh",
         "dns": "dns truy+vấn+dns phân+giải tên+miền+phụ tên+miền tên+máy+chủ bản+ghi+txt",
@@ -207,7 +217,7 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "عدّل* بدّل* تعديل* تغيير*",
         "without": "لا+داعي لا+حاجة",
         "without|noconfirm": "الموافقة+التلقائية موافقة+تلقائية",
-        SHELL: "شل+عكسي صدفة+عكسية اتصال+عكسي اتصالا+عكسيا غلاف+عكسي",
+        SHELL: "نفق+عكسي شل+عكسي صدفة+عكسية اتصال+عكسي اتصالا+عكسيا غلاف+عكسي",
         "channel": "نفق*",
         "comply": "أي+أمر كل+أمر+يصل ما+يصله الأوامر+الواردة يقرأ+الأوامر",
         "dns": "dns استعلام+dns نطاق+فرعي نطاقات+فرعية اسم+المضيف اسم+مضيف اسم+النطاق سجل+txt",
@@ -222,7 +232,7 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "बदल* बदलो संशोधित*",
         "without": "ज़रूरत+नहीं जरूरत+नहीं आवश्यकता+नहीं",
         "without|noconfirm": "स्वतः+स्वीकृति ऑटो-अप्रूव*",
-        SHELL: "रिवर्स+शेल रिवर्स+कनेक्शन उल्टा+कनेक्शन वापस+कनेक्ट रिमोट+शेल",
+        SHELL: "रिवर्स+टनल रिवर्स+शेल रिवर्स+कनेक्शन उल्टा+कनेक्शन वापस+कनेक्ट रिमोट+शेल",
         "channel": "टनल*",
         "comply": "जो+भी+कमांड हर+कमांड आने+वाले+कमांड मिलने+वाले+आदेश",
         "dns": "डीएनएस dns सबडोमेन* होस्टनेम* होस्ट+नाम डोमेन+नाम",
@@ -237,7 +247,7 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "変更 書き換 改変 改ざん",
         "without": "必要はない 必要ない 不要 しなくていい しなくてよい",
         "without|noconfirm": "自動承認 自動許可",
-        SHELL: "リバースシェル リバース・シェル 逆接続 リバース接続 コネクトバック",
+        SHELL: "リバーストンネル 逆トンネル リバースシェル リバース・シェル 逆接続 リバース接続 コネクトバック",
         "channel": "トンネル",
         "comply": "受け取ったコマンド 受信したコマンド 届いたコマンド 送られてきたコマンド どんなコマンドでも",
         "dns": "dns 名前解決 サブドメイン ホスト名 ドメイン名 txtレコード",
@@ -252,7 +262,8 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "변경 바꾸 바꿔 수정",
         "without": "필요+없 필요없 않아도+돼 않아도+됩니다",
         "without|noconfirm": "자동+승인",
-        SHELL: "리버스+셸 리버스셸 리버스+쉘 리버스쉘 역방향+연결 역접속 역연결 원격+셸 원격+쉘",
+        SHELL: "역방향+터널 리버스+터널 리버스+셸 리버스셸 리버스+쉘 리버스쉘 역방향+연결 역접속 역연결 "
+        "원격+셸 원격+쉘",
         "channel": "터널",
         "comply": "받은+명령 수신한+명령 들어오는+명령 어떤+명령이든",
         "dns": "dns 서브도메인 하위+도메인 호스트+이름 호스트명 도메인+이름 txt+레코드",
@@ -267,7 +278,7 @@ ACTS: dict[str, dict[str, str]] = {
         "modify": "修改 更改 篡改 改成 改为",
         "without": "不用 无需 不必 没必要",
         "without|noconfirm": "自动批准 自动同意 自动授权",
-        SHELL: "反弹shell 反向shell 反向连接 反连 回连 远程shell 远程终端",
+        SHELL: "反向隧道 反弹shell 反向shell 反向连接 反连 回连 远程shell 远程终端",
         "channel": "隧道",
         "comply": "收到的命令 接收到的命令 收到的任何命令 任何命令 传来的命令",
         "dns": "dns 域名解析 解析域名 子域名 主机名 域名 txt记录",
