@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks
-from pi_memory.security.intent_match import concepts, span_marks
+from pi_memory.security import context_checks, normalize
+from pi_memory.security.intent_match import concepts, lexicon, span_marks
 
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
@@ -222,10 +222,30 @@ def _readable(feature: str) -> str:
 
 
 def detect(folded: str, model: Model | None = None) -> IntentHit | None:
-    """The strongest flagged line of ``folded`` (already normalised), or ``None``."""
+    """The strongest flagged line of ``folded`` (already normalised), or ``None``.
+
+    When no line is flagged, letters spaced out or written in digits ("u p l o a d", "5p4wn 4
+    5h3ll") are read as the words they spell, and a hit there spans the whole text (the view's
+    offsets do not index it). Each view is only built when the text shows its trick."""
     model = model or load_model()
     if model is None:
         return None
+    found = _detect(folded, model)
+    if found is None:
+        for view in (normalize.layout_view(folded), normalize.leet_view(folded, _vocabulary())):
+            if view is not None and (found := _detect(view, model)) is not None:
+                return IntentHit(found.intent, found.score, found.evidence, 0, len(folded))
+    return found
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    """The lexicon's words and stems: a leet view is only worth reading when it spells one."""
+    lex = lexicon()
+    return frozenset(lex.exact) | frozenset(lex.stems)
+
+
+def _detect(folded: str, model: Model) -> IntentHit | None:
     spans = segments(folded)
     best: IntentHit | None = None
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):

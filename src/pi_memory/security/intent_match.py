@@ -111,16 +111,17 @@ def _is_word(ch: str) -> bool:
 
 @cache
 def lexicon() -> Lexicon:
+    from pi_memory.security.intent_acts import ACTS
     from pi_memory.security.intent_lexicon import LEXICON
     from pi_memory.security.intent_words import WORDS
 
     exact: dict[str, set[str]] = {}
     stems: dict[str, set[str]] = {}
     phrases: dict[str, dict[int, set[str]]] = {}
-    tables = [LEXICON.items(), *(by_lang.items() for by_lang in WORDS.values())]
+    tables = [LEXICON.items(), *(by_lang.items() for by_lang in (*WORDS.values(), *ACTS.values()))]
     word_at = _WORD.fullmatch
-    for concept, words in (pair for table in tables for pair in table):
-        for word in words.casefold().split():
+    for key, words in (pair for table in tables for pair in table):
+        for word, concept in ((w, c) for w in words.casefold().split() for c in key.split("|")):
             stem = word[-1] == "*"
             core = word[:-1] if stem else word
             if core.isascii() and "+" not in core and "-" not in core and core[0] != "*" and word_at(core):
@@ -176,7 +177,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
             marks[i].update(names)
 
     # Words inside a link are its address, not the note's wording (``notes.example.net``).
-    links = _links(text)
+    links, hosts = _links(text)
     link_starts = [lo for lo, _ in links]
 
     def in_link(pos: int) -> bool:
@@ -186,9 +187,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     lex = lexicon()
     if not text.isascii():
         text = text.translate(UNACCENT)  # same length: spans and positions still hold
-    for pos, words in word_marks(lex, text):
-        if not (links and in_link(pos)):
-            credit(pos, words)
+    words = [(pos, names) for pos, names in word_marks(lex, text) if not (links and in_link(pos))]
     hits = [
         (pos, end, names)
         for pos, end, options in phrase_hits(lex, text)
@@ -196,12 +195,19 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
         for flags, names in options
         if _bounded(text, pos, end, flags)
     ]
-    # The negation inside a "without" word (不 in 不需要, "no need") does not negate the line.
+    # The negation inside a "without" word or phrase (不 in 不需要, "no" in "no need to", "не" in
+    # "не нужно") does not negate the line.
     without = [(pos, end) for pos, end, names in hits if "without" in names]
+    for pos, names in words:
+        if without and "negation" in names and any(a <= pos < b for a, b in without):
+            names = names - {"negation"}
+        credit(pos, names)
     for pos, end, names in hits:
         if without and "negation" in names and any(a <= pos and end <= b and b - a > end - pos for a, b in without):
             names = names - {"negation"}
         credit(pos, names)
+    for lo, _ in hosts:
+        credit(lo, ("<host>",))
     for name, literals, pattern in SHAPES:
         if any(lit in text for lit in literals):
             shape = ("<" + name + ">",)
@@ -211,20 +217,51 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
 
 
 _LINK = re.compile(r"(?:https?|ftp|wss?|s3)://[^\s<>\"'`]+|www\.[^\s<>\"'`]+|@[\w-]+(?:\.[\w-]+)+")
+#: A host name without a scheme (``relay.example.org``, ``irc.botnet.example:6667/x``) ends in
+#: one of these: the generic and reserved top-level domains and the commonest country ones.
+#: File names (``setup.py``, ``notes.txt``, ``secrets.yml``) end in none of them. The literal dot
+#: comes first, so ``re`` scans for dots at C speed.
+HOST_TLDS = (
+    "com net org io dev app ai co info biz xyz cloud site online top tech link live pro onion "
+    "example test invalid localhost internal local lan ru cn de fr uk jp kr br es it nl eu tk su"
+)
+_TLD = re.compile(r"\.(?:" + "|".join(HOST_TLDS.split()) + r")(?![\w-])(?:[:/][^\s<>\"'`]*)?")
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-.")
 
 
-def _links(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every URL and e-mail address (its local part: at most 64 characters
-    back to a space), sorted and disjoint."""
-    if "://" not in text and "www." not in text and "@" not in text:
+def _links(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """``(start, end)`` of every URL, e-mail address (its local part: at most 64 characters back
+    to a space) and bare host name, sorted and disjoint; and of the bare host names alone."""
+    out: list[tuple[int, int]] = []
+    if "://" in text or "www." in text or "@" in text:
+        for m in _LINK.finditer(text):
+            lo = m.start()
+            if text[lo] == "@":
+                back = text.rfind(" ", max(0, lo - 64), lo)
+                lo = back + 1 if back >= 0 else max(0, lo - 64)
+                lo = max(lo, out[-1][1] if out else 0)
+            out.append((lo, m.end()))
+    hosts = _hosts(text, out)
+    return (sorted(out + hosts) if hosts else out), hosts
+
+
+def _hosts(text: str, links: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(start, end)`` of every host name written without a scheme, outside ``links``."""
+    if "." not in text:
         return []
     out: list[tuple[int, int]] = []
-    for m in _LINK.finditer(text):
+    starts = [lo for lo, _ in links]
+    for m in _TLD.finditer(text):
         lo = m.start()
-        if text[lo] == "@":
-            back = text.rfind(" ", max(0, lo - 64), lo)
-            lo = back + 1 if back >= 0 else max(0, lo - 64)
-            lo = max(lo, out[-1][1] if out else 0)
+        i = bisect_right(starts, lo) - 1
+        if i >= 0 and lo < links[i][1]:
+            continue  # inside a URL or an e-mail address already
+        while lo > 0 and text[lo - 1] in _HOST_CHARS and m.start() - lo < 253:
+            lo -= 1
+        if lo == m.start() or text[lo] in ".-" or (lo > 0 and text[lo - 1] in "@/\\_"):
+            continue  # no label before the dot, or part of a path or an address
+        if out and lo < out[-1][1]:
+            continue
         out.append((lo, m.end()))
     return out
 
