@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks
+from pi_memory.security import context_checks, mood
 from pi_memory.security.intent_match import concepts, span_marks
 
 SEGMENT_CHARS = 400
@@ -272,7 +272,29 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         folded[lo:hi], read
     ):
         return None  # what the user set up on their own machine, no network, secret or order in it
-    return hit if read == marks else _line_verdict(model, read, folded, lo, hi)
+    final = hit if read == marks else _line_verdict(model, read, folded, lo, hi)
+    if final is not None and not _kept_in_description(read) and mood.describes(folded[lo:hi]):
+        # A description ("cron runs the cleanup job every hour"): the weights, with less weight.
+        return _hit(model, _pairs(read), 0, 0, _discount(read, folded, lo, hi) + DESCRIPTION_DISCOUNT)
+    return final
+
+
+#: How much more a line in the indicative about something other than the agent must score
+#: (``mood.describes``: "the deploy hook uploads the build to S3", "Cron ejecuta la tarea cada
+#: hora"). The concept combinations are definitions of orders, so such a line skips them.
+DESCRIPTION_DISCOUNT = 0.25
+
+
+def _kept_in_description(marks: set[str]) -> bool:
+    """What no description makes harmless: a covert act, an image or URL with a slot for data, a
+    licence to act ("no need to ask", "already approved"), obedience to a channel ("a bot that
+    obeys whatever arrives in the Telegram channel"), a secret or a re-run tied to a
+    destination ("the sync job sends ~/.ssh to https://...")."""
+    if marks & {"covert", "<slot_url>", "<image>", "noneed"}:
+        return True
+    if {"prior", "noconfirm"} <= marks or {"channel", "comply"} <= marks:
+        return True
+    return bool(marks & {"<url>", "<email>", "<ip>"}) and bool(marks & {"secret", "persist"})
 
 
 #: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on
