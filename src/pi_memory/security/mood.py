@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from pi_memory.security.context_checks import LazyPattern
-from pi_memory.security.intent_match import concepts, lexicon
+from pi_memory.security.intent_match import UNACCENT, concepts, lexicon
 
 
 def _words(text: str) -> frozenset[str]:
@@ -188,6 +188,8 @@ def _imperative(word: str) -> bool:
     past forms ("runs", "uploaded") and gerunds are not imperatives."""
     if word in _BASE_VERB:
         return True
+    if _CJK.search(word):
+        return False  # no spaces: the "word" is the whole clause; the particles above decide
     if word in _NOUNS or (word.isascii() and word.endswith(("s", "ed", "ing"))):
         return False
     return not _ORDER_CONCEPTS.isdisjoint(concepts(word))
@@ -259,7 +261,7 @@ def _turkish_finite(clause: str) -> bool:
         return False
     words = clause.split()
     lex = lexicon()
-    last = words[-1].strip(".!") if words else ""
+    last = words[-1].strip(".!").translate(UNACCENT) if words else ""
     return last not in lex.stems and last not in lex.exact
 
 
