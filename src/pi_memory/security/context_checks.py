@@ -27,9 +27,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
-from pi_memory.security.intent_lexicon import LEXICON
 from pi_memory.security.intent_match import lexicon, word_marks
-from pi_memory.security.intent_words import WORDS
 from pi_memory.security.rule import Check, Rule
 
 
@@ -122,7 +120,11 @@ def acts_negated(folded: str, lo: int, hi: int, concept: str) -> bool:
 
 @cache
 def _negation_words() -> frozenset[str]:
-    """The single words of the lexicon's ``negation`` concept, in every language."""
+    """The single words of the lexicon's ``negation`` concept, in every language (the tables
+    load on first use, as the lexicon does)."""
+    from pi_memory.security.intent_lexicon import LEXICON
+    from pi_memory.security.intent_words import WORDS
+
     table = " ".join([LEXICON["negation"], *(w.get("negation", "") for w in WORDS.values())])
     return frozenset(w for w in table.split() if "+" not in w and not w.endswith("*"))
 
