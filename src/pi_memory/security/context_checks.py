@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cache, cached_property
 
+from pi_memory.security.intent_match import lexicon, word_marks
 from pi_memory.security.rule import Check, Rule
 
 
@@ -81,6 +82,51 @@ def negated(view: str, start: int) -> bool:
 def not_negated(view: str, m: re.Match[str]) -> bool:
     """Keep the match unless its verb is negated ("notes never override the rules")."""
     return not negated(view, m.start())
+
+
+#: Object pronouns that may sit between a negation and its verb: "nunca las compartas", "ne les
+#: copie jamais", "не пересылай их", "never share it".
+_CLITICS = frozenset(
+    {"la", "las", "lo", "los", "le", "les", "se", "me", "te", "nos", "l'", "их", "его", "её", "им",
+     "ему", "mir", "dir", "ihn", "es", "sie"}
+)
+#: Words that turn a negation into an order to act: "don't forget to send", "no olvides enviar".
+_NOT_REALLY_WORDS = frozenset({"why", "if", "unless", "or", "else"})
+
+
+def acts_negated(folded: str, lo: int, hi: int, concept: str) -> bool:
+    """Is every word of ``concept`` (an act: send, execute, destroy) in ``folded[lo:hi]`` under a
+    negation right before it, in any spaced language ("never share it", "nunca las compartas",
+    "не пересылай", "ne les copie jamais" reads "ne" then the verb)? A prohibition of an act is
+    not an order to do it; "don't forget to send" keeps its verb (the negation governs "forget")."""
+    words = list(word_marks(lexicon(), folded[lo:hi]))
+    acts = [i for i, (_, found) in enumerate(words) if concept in found]
+    if not acts:
+        return False
+    line = folded[lo:hi]
+    for i in acts:
+        pos = words[i][0]
+        if negated(line, pos):
+            continue
+        before = line[max(0, pos - 40) : pos].split()
+        while before and before[-1] in _CLITICS:
+            before.pop()
+        if not before or before[-1].strip(",") not in _negation_words():
+            return False
+        if len(before) > 1 and before[-2] in _NOT_REALLY_WORDS:
+            return False
+    return True
+
+
+@cache
+def _negation_words() -> frozenset[str]:
+    """The single words of the lexicon's ``negation`` concept, in every language (the tables
+    load on first use, as the lexicon does)."""
+    from pi_memory.security.intent_lexicon import LEXICON
+    from pi_memory.security.intent_words import WORDS
+
+    table = " ".join([LEXICON["negation"], *(w.get("negation", "") for w in WORDS.values())])
+    return frozenset(w for w in table.split() if "+" not in w and not w.endswith("*"))
 
 
 # English verbs of the ``override`` concept that a negation can govern ("notes never override

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks, normalize
-from pi_memory.security.intent_match import concepts, lexicon, span_marks
+from pi_memory.security import context_checks, mood, normalize
+from pi_memory.security.intent_match import concepts, lexicon, span_marks, word_marks
 
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
@@ -284,6 +284,9 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
             read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
+    for act in _ACTS & read:
+        if "negation" in read and context_checks.acts_negated(folded, lo, hi, act):
+            read = read - {act}  # "never share it", "nunca las compartas": a prohibition
     if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
     if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
@@ -292,7 +295,39 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         folded[lo:hi], read
     ):
         return None  # what the user set up on their own machine, no network, secret or order in it
-    return hit if read == marks else _line_verdict(model, read, folded, lo, hi)
+    final = hit if read == marks else _line_verdict(model, read, folded, lo, hi)
+    if final is not None and not _kept_in_description(read, folded[lo:hi]) and mood.describes(folded[lo:hi]):
+        # A description ("cron runs the cleanup job every hour"): the weights, with less weight.
+        return _hit(model, _pairs(read), 0, 0, _discount(read, folded, lo, hi) + DESCRIPTION_DISCOUNT)
+    return final
+
+
+def _obeys(line: str) -> bool:
+    """Does a word of the line say "obey" ("obeys", "follows"), not only name orders ("sends
+    orders to our ERP": "orders" is both a channel's content and obedience)?"""
+    return any("comply" in found and "channel" not in found for _, found in word_marks(lexicon(), line))
+
+
+#: Acts whose every negated mention forbids rather than orders ("never share it").
+_ACTS = frozenset({"send", "execute", "destroy"})
+#: How much more a line in the indicative about something other than the agent must score
+#: (``mood.describes``: "the deploy hook uploads the build to S3", "Cron ejecuta la tarea cada
+#: hora"). The concept combinations are definitions of orders, so such a line skips them.
+DESCRIPTION_DISCOUNT = 0.25
+
+
+def _kept_in_description(marks: set[str], line: str) -> bool:
+    """What no description makes harmless: a covert act, an image or URL with a slot for data (or
+    such an image told in words), a licence to act ("no need to ask", "already approved"),
+    obedience to a channel ("a bot that obeys whatever arrives in the Telegram channel"), a secret
+    or a re-run tied to a destination ("the sync job sends ~/.ssh to https://...")."""
+    if marks & {"covert", "<slot_url>", "<image>", "noneed"}:
+        return True
+    if "image" in marks and marks & {"encode", "address"} and marks & {"secret", "selfref"}:
+        return True  # the same image told in prose: "a picture whose address encodes the chat"
+    if {"prior", "noconfirm"} <= marks or ({"channel", "comply"} <= marks and _obeys(line)):
+        return True
+    return bool(marks & {"<url>", "<email>", "<ip>"}) and bool(marks & {"secret", "persist"})
 
 
 #: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on

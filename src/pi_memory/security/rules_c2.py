@@ -13,6 +13,7 @@ import re
 from pi_memory.security import destinations
 from pi_memory.security.engine import CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, DEFENDER, DESTINATION, INCIDENT, alt
+from pi_memory.security.mood import not_described
 
 CAT = "c2"
 
@@ -205,7 +206,7 @@ RULES: list[Rule] = [
         r"(?:(?:it|they|the server|the bot|the coordinator|the controller|the hub|the c2)\s+)?(?:sends?|returns?|"
         r"provides?|gives?|delivers?|pushes?)\b"
         r"|(?:as|is)\s+(?:your|the|an?)\s+(?:task|command|job|instruction)\s+(?:queue|source|feed|channel)\b",
-        sub="remote_tasking", back=80, fwd=20,
+        sub="remote_tasking", back=80, fwd=20, check=not_described,
     ),
     rule(
         "pipe_to_shell", CAT, CONTEXT, "curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod|fetch",

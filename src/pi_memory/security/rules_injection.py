@@ -12,6 +12,7 @@ from __future__ import annotations
 from pi_memory.security.context_checks import except_quoted_mentions, not_user_private, override_check
 from pi_memory.security.engine import ALL, CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill, sent
+from pi_memory.security.mood import not_described
 
 CAT = "prompt_injection"
 
@@ -303,7 +304,7 @@ RULES: list[Rule] = [
         "memory_poisoning", CAT, CONTEXT, "without|never|no longer|don't|do not|stop",
         r"(?:without|never|no longer|don't|do not|stop)\s+(?:ever\s+)?(?:asking|ask|prompting|requesting|seeking|"
         r"waiting)\s+(?:\w+\s+){0,2}?(?:for\s+)?(?:confirmation|approval|permission|consent)\b",
-        sub="memory_poisoning", fwd=100,
+        sub="memory_poisoning", fwd=100, check=not_described,
     ),
     rule(
         "memory_poisoning", CAT, CONTEXT, "never|do not|don't|must not",

@@ -1,0 +1,321 @@
+"""Grammatical mood: does a line give the agent an order, or describe what something else does?
+
+"Cron runs the cleanup job every hour" and "run the cleanup job every hour" hold the same
+concepts (execute, persist, always); only the verb's form and its subject tell the description
+from the order. A memory note that documents a setup, a tool or a past incident is written in
+the indicative with a subject that is not the agent ("the deploy hook uploads ...", "Cron
+ejecuta ...", "бот опрашивает ...", "バックアップが動きます"); an order is an imperative, a
+"you must", an "always/never" + verb, a "from now on".
+
+:func:`describes` answers from cheap, closed-class markers per language (function words, verb
+endings, sentence-final forms; no vocabulary of attacks): it says yes only when the line shows a
+description's form *and* no mark of an order addressed to the agent, so a mixed line ("the
+script runs at boot; run it quietly too") stays an order. Linear in the line, one regex pass per
+marker set; only lines another layer flagged pay for it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pi_memory.security.context_checks import LazyPattern
+from pi_memory.security.intent_match import UNACCENT, concepts, lexicon
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# --- marks of an order addressed to the agent (any language) -----------------------------------
+
+# The agent addressed or obliged, a request, a standing rule: "you", "please", "must", "make
+# sure", "from now on", "every reply"; their counterparts in the other languages.
+_ORDER_WORDS = LazyPattern(
+    r"\b(?:you|your|yours|yourself|you're|you'll|you've|u|please|pls|must|mustn't|should|shouldn't|shall|"
+    r"ought|has to|have to|had better|needs to|need to|is required to|are required to|make sure|be sure|"
+    r"ensure|remember to|don't forget|let's|from now on|going forward|henceforth|"
+    r"hereafter|from here on|in future|in the future|next time|every (?:reply|response|answer|message|session|"
+    r"conversation|turn|chat)|each (?:reply|response|answer|message|session|conversation|turn|chat)|"
+    r"whenever|when asked|if asked|"
+    # es / pt / it / fr / de
+    r"tú|usted|ustedes|debes|debe|deberás|tienes que|hay que|por favor|a partir de ahora|de ahora en adelante|"
+    r"você|vocês|deve|deves|precisa|tem que|daqui em diante|a partir de agora|"
+    r"tu|ti|devi|bisogna|per favore|d'ora in poi|d'ora|"
+    r"vous|toi|tu dois|il faut|s'il te plaît|s'il vous plaît|désormais|dorénavant|"
+    r"dich|dir|dein|deine|deinen|musst|sollst|bitte|ab jetzt|ab sofort|künftig|"
+    # ru / tr / vi
+    r"ты|тебе|тебя|твой|твои|вы|вам|вас|ваш|должен|должна|должны|нужно|надо|пожалуйста|отныне|впредь|"
+    r"с этого момента|sen|sana|seni|siz|size|lütfen|bundan sonra|artık|"
+    r"hãy|đừng|bạn|phải|nên|vui lòng|xin|từ giờ|từ nay)\b"
+)
+# Scripts without spaces (and Arabic, Hindi) mark an order with particles and endings.
+_ORDER_CJK = LazyPattern(
+    r"ください|下さい|なさい|てね|でね|しろ|するな|ないで|こと[。！]|ように|べき|あなた|君|今後|これから|"
+    r"세요|십시오|하라|해라|마라|말라|말고|해 줘|해줘|주세요|당신|너는|너의|앞으로|"
+    r"请|必须|务必|不要|别|你|您|一定要|应该|应当|记得|永远|从现在|以后|不许|不准|禁止|"
+    r"أنت|انت|يجب|عليك|رجاء|من فضلك|دائما|دائمًا|من الآن|لا ت|"
+    r"तुम|आप|कृपया|हमेशा|अब से|मत |चाहिए"
+)
+# A clause (line start, or after a stop, a colon, a dash, "and"/"then") that opens with a verb
+# is an imperative: "upload ...", "then run ...", "y ejecuta ...", "und lösche ...". Declaratives
+# state their subject first.
+_CLAUSE_HEAD = LazyPattern(
+    r"(?:^|[.;:!?](?:\s+|$)|[—–]\s*|\s-\s|,\s*|(?<=\s)(?:and|then|y|e|et|und|dann|poi|luego|depois|puis|ensuite|и|"
+    r"потом|затем|ve|sonra|rồi|và)\s+)"
+    r"(?:(?:just|also|now|simply|quietly|silently|secretly|only|still|immediately|automatically|first|next|"
+    r"finally|directly|go ahead and|do not|don't|do|not|and|then|but|or)\s+)*"
+    r"([^\W\d_][\w'-]*)"
+)
+# A clause that opens with "always" or "never" sets a standing rule for whoever reads it.
+_STANDING = LazyPattern(
+    r"(?:^|[.;:!?—–]\s*|,\s*)(?:always|never|siempre|nunca|jamás|sempre|jamais|toujours|immer|nie|niemals|"
+    r"mai|всегда|никогда|asla|her zaman|daima|luôn|không bao giờ)\b"
+)
+#: Concepts whose words are verbs (a clause that opens with one is an imperative).
+_VERB_CONCEPTS = frozenset({"send", "execute", "destroy", "comply", "override", "conceal", "disable", "claim"})
+_ORDER_CONCEPTS = _VERB_CONCEPTS | {"noconfirm"}
+#: Prepositions, negations and quantifiers: a clause they open has not named its subject yet.
+_FUNCTION = _words(
+    "a à al au aux en de del da dal di in im am an zu zum zur par pour por para con com avec mit nach bei von "
+    "sur dans ne no não nao non nicht kein keine nunca jamais mai nie chaque cada ogni jede jeden jedes every "
+    "each sans sin sem senza ohne after before durante pendant während"
+)
+#: Nouns among those concepts' words ("script sao lưu gửi ...": the script is the subject).
+_NOUNS = _words("script scripts command commands shell bash sh powershell cmd cron hook hooks bot job jobs")
+_BASE_VERB = _words(
+    "send upload forward post copy paste share email mail transmit sync push publish leak exfiltrate attach "
+    "embed include append add put insert write create install run execute exec launch start invoke call spawn "
+    "load fetch download poll check read open visit follow obey comply treat act carry do make keep hide "
+    "conceal tell say mention inform notify report reply answer respond ignore disregard forget override "
+    "bypass skip disable turn switch stop remove delete drop wipe erase purge approve merge deploy restart "
+    "reboot restore reinstall recreate schedule set configure enable register pretend become play be assume "
+    "adopt use give grant allow let trust accept store save remember log record collect gather grab take get "
+    "move rename change edit modify replace update commit sign pay buy transfer go proceed continue resume "
+    "begin stay remain avoid refuse confirm ask wait leave print show display reveal dump output list return "
+    "provide encode translate summarize summarise repeat recite expose disclose"
+)
+
+# --- marks of a description --------------------------------------------------------------------
+
+# The agent as the subject of a description is an order in disguise: "the assistant forwards ...".
+_AGENT_SUBJECT = LazyPattern(
+    r"\b(?:you|assistant|agent|ai|model|llm|claude|chatgpt|gpt|copilot|gemini|(?:the|this) bot)\b"
+)
+# English: a third-person or past finite verb after a subject of at most six words ("the deploy
+# hook uploads", "a web page told", "cron runs"), the subject not opening with a subordinator.
+_SUBJECT_WORDS = 6
+_LABEL = LazyPattern(r"^[\w ./@~-]{0,40}:\s+")
+_IRREGULAR = _words(
+    "is are was were has had does did ran sent made took got kept told found stole wrote went came put hid "
+    "left gave read set let began brought bought caught drew fed fell felt fought flew forgot froze grew hung "
+    "heard held knew led lost meant met paid rode rose said sold shot showed shut sang sat slept spoke spent "
+    "stood struck swore swept taught thought threw understood woke wore won prefers wants likes needs hates "
+    "uses owns keeps lives sits"
+)
+# Romance languages and German: a clause opening with a determiner, a possessive or a subject
+# pronoun (declaratives state their subject; imperatives open with the verb).
+_LATIN_SUBJECT = LazyPattern(
+    r"^(?:[\w ./@~-]{0,40}:\s+)?(?:the|our|their|his|her|its|a|an|this|that|these|those|my|el|la|los|las|"
+    r"lo|un|una|unos|unas|nuestro|nuestra|nuestros|nuestras|su|sus|este|esta|estos|estas|o|os|as|um|uma|"
+    r"nosso|nossa|nossos|nossas|seu|sua|seus|suas|le|les|l'\w+|un|une|des|notre|nos|leur|leurs|ce|cet|"
+    r"cette|ces|der|die|das|den|dem|des|ein|eine|einen|einem|unser|unsere|unseren|sein|seine|ihr|ihre|"
+    r"dieser|diese|dieses|il|lo|gli|i|uno|nostro|nostra|nostri|nostre|questo|questa|"
+    r"he|she|it|they|we|él|ella|ellos|ellas|nosotros|ele|ela|eles|elas|nós|elle|ils|elles|on|nous|er|sie|"
+    r"es|wir|lui|lei|loro|noi)\b"
+)
+# ... or a name (``cron``, ``apt-get``, ``Dependabot``) followed by a finite verb form: not an
+# infinitive (-ar/-er/-ir/-re, -are/-ere/-ire, -en), not the first word of its clause.
+_LATIN_NAME_VERB = LazyPattern(
+    r"^(?:[\w ./@~-]{0,40}:\s+)?[\w./@~+-]+(?:\s+-{1,2}\w+)*\s+(?!\w+(?:ar|er|ir|re|en)\b)"
+    r"[^\W\d_]{3,}(?:a|e|t|en|an|on|ent|ó|ou|é|à)\b"
+)
+_SUBORDINATE = LazyPattern(
+    r"^(?:if|when|whenever|once|unless|while|after|before|until|si|cuando|cuanto|quand|lorsque|se|quando|"
+    r"wenn|falls|sobald|"
+    r"als|mentre|mientras|enquanto|pendant)\b"
+)
+_LATIN_INFINITIVE = LazyPattern(r"^(?:\w{2,}(?:ar|er|ir|re)(?:lo|la|los|las|le|les)?|\w{3,}en)$")
+_RU_FINITE = LazyPattern(
+    r"[а-яё]{2,}(?:ает|яет|еет|ует|ит|ет|ют|ят|ут|ат|ал|ала|ало|али|ил|ила|или|ел|ела|ели|ется|ится|ются|"
+    r"ятся|ался|алась|ались|ился|илась|ились)\b"
+)
+_RU_IMPERATIVE = LazyPattern(r"[а-яё]{2,}(?:ай|яй|ей|уй|и|ь)(?:те)?(?:сь)?\b")
+_TR_FINITE = LazyPattern(
+    r"(?:[ıiuü]yor|[ae]r|[ıiuü]r|[dt][ıiuü]|m[ae]kt[ae]d[ıi]r|[dt][ıi]r|[dt][ıi]k)(?:lar|ler|lar[dt]ı|"
+    r"ler[dt]i)?[.!]?\s*$"
+)
+_VI_VERB_FIRST = LazyPattern(
+    r"^(?:chạy|gửi|xóa|xoá|thực|bỏ|làm|tải|chuyển|sao|ghi|thêm|đặt|cài|mở|gọi|lấy|đọc|giữ|giấu|nói|tắt|"
+    r"dùng|cho|coi|xem|tuân|nghe|theo|luôn|không|kiểm|cập|đăng|tạo|lưu|nhập|đưa|trả|báo|hỏi|phê|chấp|ẩn|"
+    r"che|viết|dán|chép|khởi|bật|chấp|tiếp|cứ|mỗi|vào)\b"
+)
+_JA_FINITE = LazyPattern(r"(?:ます|ました|ています|ていました|です|でした|される|されます|[るただ])[。.]?\s*$")
+_KO_FINITE = LazyPattern(r"(?:니다|었다|았다|한다|된다|는다|있다|이다)[.。]?\s*$")
+_ZH_SUBJECT = LazyPattern(
+    r"^(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,8}(?:会|在|已经|每))"
+)
+_AR_FINITE = LazyPattern(r"^(?:\S+\s+){0,1}(?:ي|وي|في)\S{2,}")
+_HI_FINITE = LazyPattern(
+    r"(?:ता|ती|ते)\s+(?:है|हैं|था|थी|थे)[।.]?\s*$|(?:या|ई|ए|ा|ी|े)\s+(?:था|थी|थे|गया|गई|गए)[।.]?\s*$"
+)
+_QUESTION_OPEN = LazyPattern(
+    r"^(?:does|do|is|are|was|were|should|can|could|would|will|how|what|why|where|which|who|whose|has|have|"
+    r"did|may|¿|est-ce|comment|pourquoi|wie|warum|soll|kann|ist|como|cómo|por qué|perché|come|"
+    r"как|почему|можно|ли|nasıl|neden|có|هل|क्या)\b"
+)
+_QUESTION_ASKS = LazyPattern(r"\b(?:why not|could you|can you|would you|will you|won't you|how about)\b")
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_ARABIC = re.compile(r"[\u0600-\u06ff]")
+_DEVANAGARI = re.compile(r"[\u0900-\u097f]")
+_VIETNAMESE = re.compile(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
+_TURKISH = re.compile(r"[ışğ]")
+
+
+def orders(line: str) -> bool:
+    """Does the folded line address the agent with an order: second person, an obligation, a
+    request, a standing rule, or a clause that opens with an English base verb?"""
+    if _ORDER_WORDS.p.search(line) or _ORDER_CJK.p.search(line) or _STANDING.p.search(line):
+        return True
+    return any(_imperative(m.group(1)) for m in _CLAUSE_HEAD.p.finditer(line))
+
+
+def _imperative(word: str) -> bool:
+    """Is a clause's first word a verb of the kind orders are built from? English third-person and
+    past forms ("runs", "uploaded") and gerunds are not imperatives."""
+    if word in _BASE_VERB:
+        return True
+    if _CJK.search(word):
+        return False  # no spaces: the "word" is the whole clause; the particles above decide
+    if word in _NOUNS or (word.isascii() and word.endswith(("s", "ed", "ing"))):
+        return False
+    return not _ORDER_CONCEPTS.isdisjoint(concepts(word))
+
+
+def _finite_en(word: str) -> bool:
+    """An English third-person or past verb: an irregular form, or ``-s``/``-ed`` on a verb."""
+    if word in _IRREGULAR:
+        return True
+    for suffix in ("es", "s", "ed", "d"):
+        if word.endswith(suffix) and word[: -len(suffix)] in _BASE_VERB:
+            return True
+    return len(word) > 4 and word.endswith("ed")
+
+
+_CLAUSE_STOP = LazyPattern(r"[.;!?](?:\s+|$)|[。；！？]\s*|,\s+")
+
+
+def _clauses(line: str) -> list[str]:
+    return [c.strip(" -*#>\t\"'“”") for c in _CLAUSE_STOP.p.split(line) if c.strip()]
+
+
+def _asks(line: str) -> bool:
+    """A question about how something works (not "why not ...?", "could you ...?")."""
+    s = line.strip()
+    return s.endswith(("?", "？")) and _QUESTION_OPEN.p.search(s.lstrip("¿ ")) is not None and not (
+        _QUESTION_ASKS.p.search(s)
+    )
+
+
+def _latin_describes(first: str, rest: list[str]) -> bool:
+    """A Latin-script line whose first clause states its subject and a finite verb, and whose
+    other clauses open with no verb (English, Romance languages, German, Turkish)."""
+    if _SUBORDINATE.p.search(first):
+        return False
+    if _TURKISH.search(first):
+        return _turkish_finite(rest[-1] if rest else first)
+    if _en_subject_verb(first):
+        return True
+    if _AGENT_SUBJECT.p.search(first):
+        return False
+    if _LATIN_SUBJECT.p.search(first):
+        return True
+    n = _LATIN_NAME_VERB.p.search(first)
+    if n is None or _LATIN_INFINITIVE.p.search(n.group().split()[-1]) is not None:
+        return False
+    name = first.split()[0]
+    found = concepts(name)
+    # "cron ejecuta ...", not "aprueba siempre ...", "ne mentionne jamais ...", "à chaque démarrage ..."
+    return name not in _FUNCTION and _ORDER_CONCEPTS.isdisjoint(found - {"claim"}) and "negation" not in found
+
+
+def _en_subject_verb(clause: str) -> bool:
+    """Does the clause open with a subject (not the agent) and then an English finite verb?"""
+    words = _LABEL.p.sub("", clause).split()
+    if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
+        return False
+    for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
+        w = words[i].strip(",()\"'")
+        if _finite_en(w):
+            return _AGENT_SUBJECT.p.search(" ".join(words[:i])) is None
+    return False
+
+
+def _turkish_finite(clause: str) -> bool:
+    """Turkish puts the verb last: a finite ending ("çalıştırır", "gönderiyor", "sildi"), not a
+    bare stem ("gönder", "çalıştır": the imperative), which the lexicon holds as a stem."""
+    if _TR_FINITE.p.search(clause) is None:
+        return False
+    words = clause.split()
+    lex = lexicon()
+    last = words[-1].strip(".!").translate(UNACCENT) if words else ""
+    return last not in lex.stems and last not in lex.exact
+
+
+def _no_verb(phrase: str) -> bool:
+    return _VERB_CONCEPTS.isdisjoint(concepts(phrase)) and not any(_finite_en(w) for w in phrase.split())
+
+
+_QUOTED = LazyPattern(r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“\n]{1,300}“|「[^」\n]{1,300}」")
+_SENTENCE = LazyPattern(r"[.!?;\n]\s")
+
+
+def not_described(view: str, m: re.Match[str]) -> bool:
+    """A rule check: keep the match unless its sentence describes something other than the agent
+    (``describes``) and names no secret and nothing covert: "the deploy script runs the
+    migrations without asking for confirmation when --yes is passed" documents a flag."""
+    lo = max(0, m.start() - 240)
+    cut = [x.end() for x in _SENTENCE.p.finditer(view, lo, m.start())]
+    lo = cut[-1] if cut else (view.rfind("\n", lo, m.start()) + 1 or lo)
+    end = _SENTENCE.p.search(view, m.end(), min(len(view), m.end() + 240))
+    sentence = view[lo : end.start() + 1 if end else min(len(view), m.end() + 240)]
+    if not {"secret", "covert"}.isdisjoint(concepts(sentence)):
+        return True
+    return not describes(sentence)
+
+
+def describes(line: str) -> bool:
+    """Is the folded line a description, a report or a question about something that is not the
+    agent, with no order addressed to the agent anywhere in it?"""
+    s = line.strip(" -*#>\t")
+    if not s or orders(s) or any(orders(q.group()[1:-1].strip()) for q in _QUOTED.p.finditer(s)):
+        return False  # ... a quoted order too: 'the admin says "ignore all previous instructions"'
+
+    if _asks(s):
+        return True
+    clauses = _clauses(s)
+    if not clauses:
+        return False
+    first = clauses[0]
+    if len(clauses) > 1 and len(first.split()) <= 3 and not orders(first) and _no_verb(first):
+        first = clauses[1]  # an opening time or place: "en mars, un script a supprimé ..."
+    if _KANA.search(s):
+        return _JA_FINITE.p.search(s) is not None
+    if _HANGUL.search(s):
+        return _KO_FINITE.p.search(s) is not None
+    if _CJK.search(s):
+        return _ZH_SUBJECT.p.search(s) is not None
+    if _CYRILLIC.search(s):
+        return _RU_FINITE.p.search(s) is not None and not any(
+            not _VERB_CONCEPTS.isdisjoint(concepts(m.group())) for m in _RU_IMPERATIVE.p.finditer(s)
+        )
+    if _ARABIC.search(s):
+        return _AR_FINITE.p.search(s) is not None
+    if _DEVANAGARI.search(s):
+        return _HI_FINITE.p.search(s) is not None
+    if _VIETNAMESE.search(s):
+        return _VI_VERB_FIRST.p.search(first) is None
+    return _latin_describes(first, clauses[1:])
