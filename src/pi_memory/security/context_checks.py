@@ -389,9 +389,11 @@ def except_quoted_mentions(rules: list[Rule], skip_subs: frozenset[str] = frozen
     return [r if r.sub_id in skip_subs else replace(r, check=_both(not_quoted_mention, r.check)) for r in rules]
 
 
-_QUOTED_SPAN = LazyPattern(
-    r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)"
-)
+#: A quotation in paired marks, as English, French, German and Japanese write one (one line, at
+#: most 300 characters between the marks): what a line quotes rather than says.
+QUOTATION = r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“\n]{1,300}“|「[^」\n]{1,300}」"
+# ... and, for a mention, a code span or single quotes too ('ignore previous instructions' as a fixture)
+_QUOTED_SPAN = LazyPattern(QUOTATION + r"|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)")
 
 
 # A persona that belongs to the user or someone else, not to the agent ("the user's character").
@@ -410,7 +412,7 @@ def others_persona(line: str) -> bool:
 def without_quoted_mentions(line: str) -> str | None:
     """``line`` with the inside of every quotation its sentence introduces as a mention blanked
     out, or ``None`` when there is none: the words of a quoted test string are not the note's."""
-    if not any(q in line for q in "\"“«`'") or _MENTION_CUE.p.search(line) is None:
+    if not any(q in line for q in "\"“«„「`'") or _MENTION_CUE.p.search(line) is None:
         return None
     parts: list[str] = []
     pos = 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from pi_memory.security.context_checks import LazyPattern
+from pi_memory.security.context_checks import QUOTATION, LazyPattern
 from pi_memory.security.intent_match import UNACCENT, concepts, lexicon
 
 
@@ -269,7 +269,7 @@ def _no_verb(phrase: str) -> bool:
     return _VERB_CONCEPTS.isdisjoint(concepts(phrase)) and not any(_finite_en(w) for w in phrase.split())
 
 
-_QUOTED = LazyPattern(r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“\n]{1,300}“|「[^」\n]{1,300}」")
+_QUOTED = LazyPattern(QUOTATION)
 _SENTENCE = LazyPattern(r"[.!?;\n]\s")
 
 
