@@ -3,8 +3,8 @@ NaN or clipped-to-1.0 similarity, no damaged row above a real match, the damage 
 the way out, ``recall status`` counting it, and ``recall reindex`` repairing it.
 
 Real files, damaged where the vectors really are (found by their known bytes, not at an offset
-that depends on how SQLite laid the pages out), searched by the real ``pi-memory`` command in a
-fresh process.
+that depends on how SQLite laid the pages out: ``vector_damage_fixtures.py``), searched by the real
+``pi-memory`` command in a fresh process.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -24,76 +23,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from pi_memory.recall import SQLiteIndex, get_embedder
+from peer_modules import load_test_module
+from pi_memory.recall import SQLiteIndex
 
 from .conftest import record
 
 SCRIPT = Path(sys.executable).with_name("pi-memory")
 
-REAL = {
-    "real1": "We moved the staging database to the Frankfurt cluster on Friday",
-    "real2": "The staging database migration to Frankfurt needs a maintenance window",
-    "real3": "Frankfurt staging database backups run every night",
-}
-QUERY = "staging database Frankfurt"
-FILLERS = 60
-
-
-def _flip_exponents(v: np.ndarray) -> np.ndarray:
-    """The top exponent bit of every other component flipped: values 2¹⁶ times too large, or inf."""
-    bits = v.view(np.uint16).copy()
-    bits[::2] ^= 0x4000
-    return bits.view(np.float16)
-
-
-def _ff_sector(v: np.ndarray) -> np.ndarray:
-    """Every byte 0xFF, as an erased flash page reads: every component NaN."""
-    return np.full(v.shape, 0xFFFF, dtype=np.uint16).view(np.float16)
-
-
-def _one_inf(v: np.ndarray) -> np.ndarray:
-    """One component's exponent bits all set: +inf or -inf, the rest intact."""
-    bits = v.view(np.uint16).copy()
-    bits[int(np.argmax(np.abs(v)))] |= 0x7C00
-    bits[int(np.argmax(np.abs(v)))] &= 0xFC00
-    return bits.view(np.float16)
-
-
-def _zeroed(v: np.ndarray) -> np.ndarray:
-    """All zeros: what a text of no known word stores, so not told apart (and harmless: cosine 0)."""
-    return np.zeros_like(v)
-
-
-DAMAGE: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
-    "flipped": ("Grandmother baked a lemon cake for the picnic in the orchard", _flip_exponents),
-    "erased": ("My nephew practises the violin every Tuesday evening", _ff_sector),
-    "one-inf": ("The quarterly audit is due at the end of June this year", _one_inf),
-    "zeroed": ("We adopted a grey kitten from the shelter last spring", _zeroed),
-}
-DETECTED = {"flipped", "erased", "one-inf"}
+fixtures = load_test_module("recall/vector_damage_fixtures.py")
+REAL, QUERY, FILLERS = fixtures.REAL, fixtures.QUERY, fixtures.FILLERS
+DAMAGE, DETECTED = fixtures.DAMAGE, fixtures.DETECTED
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(SCRIPT), "recall", *args], capture_output=True, text=True, timeout=120)
-
-
-def _build(path: Path) -> None:
-    fillers = [record(f"f{n}", f"note {n} about the garden, tomatoes and the weather", session="g")
-               for n in range(FILLERS)]
-    victims = [record(name, text, session=f"v-{name}") for name, (text, _) in DAMAGE.items()]
-    with SQLiteIndex(path) as index:  # closing the last connection checkpoints the WAL into the file
-        index.add([record(k, t, session=f"s-{k}") for k, t in REAL.items()] + victims + fillers)
-
-
-def _damage_on_disk(path: Path) -> None:
-    embedder = get_embedder()
-    data = bytearray(path.read_bytes())
-    for _, (text, damage) in DAMAGE.items():
-        stored = embedder.embed([text])[0].astype(np.float16)
-        at = data.find(stored.tobytes())
-        assert at >= 0 and data.find(stored.tobytes(), at + 1) < 0, "each vector is on disk once"
-        data[at : at + stored.nbytes] = damage(stored).tobytes()
-    path.write_bytes(bytes(data))
 
 
 def _search(path: Path, query: str) -> tuple[list[dict[str, object]], str]:
@@ -108,8 +51,8 @@ def _search(path: Path, query: str) -> tuple[list[dict[str, object]], str]:
 
 def test_damaged_vectors_on_disk_rank_below_real_matches_and_are_reported(tmp_path: Path) -> None:
     path = tmp_path / "recall.db"
-    _build(path)
-    _damage_on_disk(path)
+    fixtures.build(path)
+    fixtures.damage_on_disk(path)
 
     hits, stderr = _search(path, QUERY)
     ids = [h["id"] for h in hits]
@@ -139,7 +82,7 @@ def test_a_vector_of_the_wrong_length_is_skipped_not_a_crash_or_a_shift(tmp_path
     were joined and reshaped as one buffer, so they failed every search (or, had the lengths added
     up, shifted every later row), and the TEXT one failed to decode as UTF-8."""
     path = tmp_path / "recall.db"
-    _build(path)
+    fixtures.build(path)
     with sqlite3.connect(path) as db:
         db.execute("UPDATE messages SET embedding = substr(embedding, 1, 300) WHERE id = 'erased'")
         db.execute("UPDATE messages SET embedding = CAST(embedding || x'0000' AS BLOB) WHERE id = 'flipped'")

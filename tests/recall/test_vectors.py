@@ -3,6 +3,10 @@ scoring it feeds), and an embedder's answer into an index (:func:`embedded`)."""
 
 from __future__ import annotations
 
+import os
+import sqlite3
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,7 +19,14 @@ from hypothesis.extra.numpy import arrays
 
 from pi_memory.recall import RecallError, SearchConfig, SQLiteIndex, get_embedder
 from pi_memory.recall.hybrid import VectorCache, rank
-from pi_memory.recall.vectors import NORM_TOLERANCE, damage_report, decode, embedded, query_direction
+from pi_memory.recall.vectors import (
+    NORM_TOLERANCE,
+    damage_report,
+    decode,
+    embedded,
+    query_direction,
+    reindex_command,
+)
 
 from .conftest import record
 
@@ -109,3 +120,22 @@ def test_the_damage_report_names_the_file_the_count_and_the_command() -> None:
     text = damage_report("/data/recall.db", 3, 1000, "minilm-static-256")
     assert text.startswith("3 of the 1000 stored vectors in the recall index /data/recall.db are damaged")
     assert "`pi-memory recall reindex --index /data/recall.db --embedder minilm-static-256`" in text
+
+
+def test_the_reindex_command_runs_as_given_in_a_shell_for_a_path_with_spaces_and_quotes(tmp_path: Path) -> None:
+    """The command the damage report and the web UI give is pasted into a shell: a path with a
+    space or a quote must still name the index (it was given unquoted)."""
+    path = tmp_path / "it's my notes" / "recall.db"
+    with SQLiteIndex(path) as index:
+        index.add([record("a", "the staging database moved to Frankfurt"), record("b", "tomatoes")])
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE messages SET embedding = substr(embedding, 1, 10) WHERE id = 'a'")
+    db.close()
+    with SQLiteIndex(path) as index:
+        assert index.info()["damaged_vectors"] == 1
+    command = reindex_command(str(path), "minilm-static-256")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    with SQLiteIndex(path) as index:
+        assert index.info()["damaged_vectors"] == 0 and index.count() == 2

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +21,7 @@ from pi_memory.ui import api_recall
 fixtures = load_test_module("ui/uidata_fixtures.py")
 seeded = fixtures.seeded
 seed = fixtures.seed_module
+damage = load_test_module("recall/vector_damage_fixtures.py")
 
 
 @pytest.fixture
@@ -111,5 +117,34 @@ def test_http_answers_name_a_bad_filter(ui_server: Any) -> None:
         bad = client.get("/api/recall/search", params={"q": "x", "since": "yesterday"})
         assert bad.status_code == 400 and "since must be an ISO date" in bad.json()["error"]
         assert client.get("/api/recall/important", params={"limit": "many"}).status_code == 400
+    finally:
+        client.close()
+
+
+def _damaged_index(server: Any) -> None:
+    """The seed of a server whose recall index (``<agentDir>/recall.db``) has damaged vectors on disk."""
+    damage.build(server.agent_dir / "recall.db")
+    damage.damage_on_disk(server.agent_dir / "recall.db")
+
+
+def test_status_counts_damaged_vectors_as_recall_status_does_and_names_the_repair(ui_server: Any) -> None:
+    server = ui_server(seed=_damaged_index)
+    path = server.agent_dir / "recall.db"
+    cli = json.loads(server.cli("recall", "status", "--json", "--index", str(path)).stdout)
+    client = server.client()
+    try:
+        info = client.get("/api/recall/status").json()
+        assert info["damagedVectors"] == cli["damaged_vectors"] == len(damage.DETECTED)
+        assert info["count"] == cli["count"] == len(damage.REAL) + len(damage.DAMAGE) + damage.FILLERS
+        assert info["reindex"] == f"pi-memory recall reindex --index {path} --embedder minilm-static-256"
+
+        # the command as given, in a shell, while the server holds the index open: it repairs them
+        env = {**server.env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{server.env.get('PATH', '')}"}
+        done = subprocess.run(["/bin/sh", "-c", info["reindex"]], capture_output=True, text=True, timeout=120,
+                              env=env, cwd=server.cwd)
+        assert done.returncode == 0, done.stderr
+        repaired = client.get("/api/recall/status").json()
+        assert repaired["damagedVectors"] == 0 and "reindex" not in repaired
+        assert repaired["count"] == info["count"]
     finally:
         client.close()

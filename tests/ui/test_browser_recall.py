@@ -1,5 +1,6 @@
 """The Recall page in Chromium over a real server: a seeded message is found and opens in its
-session on that message; XSS probes in hits stay text and fetch nothing; usable on a phone."""
+session on that message; XSS probes in hits stay text and fetch nothing; usable on a phone; an
+index with damaged vectors on disk says how many and how to repair them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from peer_modules import load_test_module
 fixtures = load_test_module("ui/uidata_fixtures.py")
 INERT = fixtures.INERT
 seed = fixtures.seed_module
+damage = load_test_module("recall/vector_damage_fixtures.py")
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +36,8 @@ def test_a_seeded_message_is_found_and_opens_on_that_message(seeded_server: Any,
     page = browser_page(seeded_server, "#/recall")
     page.wait_for_selector('main[data-page="recall"]')
     page.wait_for_selector("#recall-status:has-text('message(s) indexed')")
+    assert page.inner_text("#recall-status").endswith(" · damaged vectors: 0")
+    assert page.locator("#recall-damage").count() == 0
     _search(page, "staging database Frankfurt")
     first = page.locator(".pm-hit").first
     assert seed.NEEDLE in first.inner_text()
@@ -103,3 +107,24 @@ def test_usable_at_phone_width(seeded_server: Any, browser_page: Callable[..., A
     page.locator(".pm-hit a.pm-open").first.focus()
     page.keyboard.press("Enter")  # keyboard reachable: the link opens the session
     page.wait_for_selector(".pm-highlight")
+
+
+def test_damaged_vectors_on_disk_are_counted_with_the_command_that_repairs_them(
+        ui_server: Callable[..., Any], browser_page: Callable[..., Any]) -> None:
+    def damaged(server: Any) -> None:
+        damage.build(server.agent_dir / "recall.db")
+        damage.damage_on_disk(server.agent_dir / "recall.db")
+
+    server = ui_server(seed=damaged)
+    path = server.agent_dir / "recall.db"
+    page = browser_page(server, "#/recall")
+    hint = page.wait_for_selector("#recall-damage")
+    total = len(damage.REAL) + len(damage.DAMAGE) + damage.FILLERS
+    assert page.inner_text("#recall-status") == (
+        f"{total} message(s) indexed in {path} · damaged vectors: {len(damage.DETECTED)}")
+    assert hint.inner_text().startswith(f"{len(damage.DETECTED)} stored vector(s) are damaged")
+    command = page.inner_text("#recall-damage code")
+    assert command == f"pi-memory recall reindex --index {path} --embedder minilm-static-256"
+    _search(page, damage.REAL["real1"])  # searching still works, and finds the intact messages first
+    first = page.locator(".pm-hit").first
+    assert damage.REAL["real1"] in first.inner_text()

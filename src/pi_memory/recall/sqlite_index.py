@@ -5,8 +5,8 @@
 * WAL mode with a busy timeout lets several processes (two agents, a backfill) write the same
   file; each ``add`` is one ``BEGIN IMMEDIATE`` transaction committed with ``synchronous=FULL``,
   so a record is durable once ``add`` returns, even if the process is killed a moment later.
-* Searches keep the vectors in memory (:class:`~pi_memory.recall.hybrid.VectorCache`) and load
-  only rows added since the last search; a delete or a changed text bumps a generation counter
+* Searches keep the vectors in memory and load only rows added since the last search, checking
+  each as it loads (:mod:`.sqlite_vectors`); a delete or a changed text bumps a generation counter
   that makes every process reload.
 * A :class:`DenseMirror` (the Chroma backend) gets a copy of every vector and proposes the dense
   candidates, which are then rescored exactly here.
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import os
 import sqlite3
 import threading
@@ -32,10 +31,11 @@ from pi_memory.recall.embedders import Embedder, get_embedder
 from pi_memory.recall.filters import filter_sql
 from pi_memory.recall.fusion import SearchConfig
 from pi_memory.recall.hybrid import VectorCache, rank, second_stage
-from pi_memory.recall.rerank import author_of, day_of, reranks
-from pi_memory.recall.rows import COLUMNS, hit_from_row, metadata_of, now, record_pages
+from pi_memory.recall.rerank import reranks
+from pi_memory.recall.rows import COLUMNS, hit_from_row, now, record_pages
 from pi_memory.recall.sqlite_lexical import FtsLexical
 from pi_memory.recall.sqlite_schema import DAMAGED, connect, unusable
+from pi_memory.recall.sqlite_vectors import StoredVectors
 from pi_memory.recall.text import dense_query
 from pi_memory.recall.types import (
     AccessStat,
@@ -46,15 +46,9 @@ from pi_memory.recall.types import (
     index_info,
     normalize_record,
 )
-from pi_memory.recall.vectors import damage_report, decode, embedded
+from pi_memory.recall.vectors import embedded
 
 __all__ = ["DenseMirror", "SQLiteIndex"]
-
-log = logging.getLogger("pi_memory.recall")
-
-
-_LABEL_CHARS = 80
-"""Enough of a message's start to hold a transcript speaker label (``Name: …``)."""
 
 _INSERT = "INSERT INTO messages(id, text, role, timestamp, session_id, metadata, embedding) VALUES "
 _UPDATE = "UPDATE messages SET text=?, role=?, timestamp=?, session_id=?, metadata=?, embedding=? WHERE id=?"
@@ -145,11 +139,7 @@ class SQLiteIndex:
             embedder = self._stored_space[0]
         self.embedder = get_embedder(embedder) if embedder is None or isinstance(embedder, str) else embedder
         self.mirror = mirror(self.embedder) if mirror is not None else None
-        self._cache: VectorCache | None = None
-        self._generation = ""
-        self._data_version = -1
-        self._reported = 0
-        """How many damaged vectors have been reported (a search logs again only when more turn up)."""
+        self._vectors = StoredVectors(self._db, str(self.path))
 
     # ------------------------------------------------------------------ transactions and metadata
 
@@ -157,8 +147,7 @@ class SQLiteIndex:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One IMMEDIATE transaction: takes the write lock up front, so no deadlock on upgrade.
 
-        ``PRAGMA data_version`` only moves for other connections' commits, so our own writes
-        mark the vector cache stale here.
+        Our own writes mark the vectors in memory stale here (:meth:`StoredVectors.stale`).
         """
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -168,7 +157,7 @@ class SQLiteIndex:
                 self._db.execute("ROLLBACK")
                 raise
             finally:
-                self._data_version = -1
+                self._vectors.stale()
             self._db.execute("COMMIT")
 
     def _meta(self, key: str) -> str | None:
@@ -294,34 +283,11 @@ class SQLiteIndex:
 
     def _refresh(self) -> VectorCache:
         """Bring the in-memory vectors up to date with the file (cheap when nothing changed)."""
-        version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
-        generation = self._meta("generation") or "0"
-        if self._cache is None or generation != self._generation or self._cache.dimension != self.embedder.dimension:
-            self._cache = VectorCache(self.embedder.dimension)
-        elif version == self._data_version and self._cache is not None:
-            return self._cache
-        cache = self._cache
-        rows = self._db.execute(
-            f"SELECT seq, session_id, CAST(embedding AS BLOB), substr(text, 1, {_LABEL_CHARS}), timestamp, metadata,"
-            " instr(text, '?') > 0 FROM messages WHERE seq > ? ORDER BY seq",
-            (cache.last_seq,),
-        ).fetchall()
-        if rows:
-            vectors, damaged = decode([r[2] for r in rows], cache.dimension)
-            authors = [author_of(r[3], metadata_of(r[5])) for r in rows]
-            cache.append([r[0] for r in rows], [r[1] for r in rows], vectors, authors,
-                         [day_of(r[4]) for r in rows], [bool(r[6]) for r in rows], damaged)
-            if len(cache.damaged) > self._reported:
-                self._reported = len(cache.damaged)
-                log.warning("%s", self.damage())
-        self._generation, self._data_version = generation, version
-        return cache
+        return self._vectors.load(self.embedder)
 
     def damage(self) -> str | None:
         """What is wrong with the stored vectors loaded so far, and the way out (None: nothing)."""
-        if self._cache is None or not len(self._cache.damaged):
-            return None
-        return damage_report(str(self.path), len(self._cache.damaged), len(self._cache), self.embedder.id)
+        return self._vectors.damage(self.embedder.id)
 
     @_damage_named
     def search(self, query: str, top_k: int = 5, filters: Filters | None = None) -> list[Hit]:

@@ -16,6 +16,7 @@ BLOBs into the in-memory search.
 from __future__ import annotations
 
 import math
+import shlex
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy.typing as npt
 from pi_memory.recall.embedders import Embedder
 from pi_memory.recall.types import RecallError
 
-__all__ = ["NORM_TOLERANCE", "damage_report", "decode", "embedded", "query_direction"]
+__all__ = ["NORM_TOLERANCE", "damage_report", "decode", "embedded", "query_direction", "reindex_command"]
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -90,4 +91,10 @@ def damage_report(location: str, damaged: int, total: int, embedder: str) -> str
     return (f"{damaged} of the {total} stored vectors in the recall index {location} are damaged (wrong length, "
             "NaN/inf or not unit length: the file changed on disk). Searches leave them out of the meaning "
             "half and still find those messages by their words; the texts are intact. Run "
-            f"`pi-memory recall reindex --index {location} --embedder {embedder}` to re-embed every message.")
+            f"`{reindex_command(location, embedder)}` to re-embed every message.")
+
+
+def reindex_command(location: str, embedder: str) -> str:
+    """The command that re-embeds every message of the index at ``location`` with ``embedder``,
+    repairing its damaged vectors (quoted for a POSIX shell where a path needs it)."""
+    return f"pi-memory recall reindex --index {shlex.quote(location)} --embedder {shlex.quote(embedder)}"

@@ -204,13 +204,26 @@ def important_memories(
 
 
 def status(access: RecallAccess) -> dict[str, Any]:
-    """Where the index is and how many messages it holds (what ``recall status`` shows)."""
+    """Where the index is and how many messages it holds (what ``recall status`` shows).
+
+    ``damagedVectors`` is ``recall status``' ``damaged_vectors``: stored vectors searches leave out
+    of the meaning half (absent where the backend does not count them, as there). When there are
+    any, ``reindex`` is the command that repairs them.
+    """
+    from pi_memory.recall.vectors import reindex_command
+
     service = access.service()
     if service is None:
         return {"location": access.location, "exists": False, "count": 0, "roles": list(ROLES)}
     info = service.index.info()
-    return {"location": access.location, "exists": True, "count": info.get("count", 0),
-            "backend": info.get("backend"), "embedder": info.get("embedder"), "roles": list(ROLES)}
+    result = {"location": access.location, "exists": True, "count": info.get("count", 0),
+              "backend": info.get("backend"), "embedder": info.get("embedder"), "roles": list(ROLES)}
+    if "damaged_vectors" in info:
+        result["damagedVectors"] = damaged = int(info["damaged_vectors"])
+        if damaged:
+            where = redact(str(info.get("location") or access.location), access.settings.location)
+            result["reindex"] = reindex_command(where, str(info.get("embedder_in_use") or info.get("embedder")))
+    return result
 
 
 # --- HTTP --------------------------------------------------------------------------------------

@@ -81,11 +81,26 @@ export function render(root, params, ctx) {
     importantForm, important);
 
   api("/api/recall/status").then((info) => {
-    status.textContent = info.exists ? `${info.count} message(s) indexed in ${info.location}`
-      : `No recall index at ${info.location} yet: run pi-memory recall index.`;
+    if (!info.exists) {
+      status.textContent = `No recall index at ${info.location} yet: run pi-memory recall index.`;
+      return;
+    }
+    // damaged_vectors as `pi-memory recall status` shows it: only where the backend counts them.
+    const counted = typeof info.damagedVectors === "number";
+    status.textContent = `${info.count} message(s) indexed in ${info.location}` +
+      (counted ? ` · damaged vectors: ${info.damagedVectors}` : "");
+    if (counted && info.damagedVectors > 0) status.after(damageHint(info));
   }).catch((err) => { status.textContent = errorText(err); });
   if (q.value) search();
   q.focus();
+}
+
+function damageHint(info) {
+  return el("p", { class: "pm-warn", id: "recall-damage" },
+    `${info.damagedVectors} stored vector(s) are damaged (wrong length, NaN/inf or not unit length: the file ` +
+    "changed on disk). Searches leave those messages out of the meaning half and still find them by their " +
+    "words. To repair them, re-embed every message: ",
+    el("code", { class: "pm-command" }, String(info.reindex)));
 }
 
 function renderHits(data) {
