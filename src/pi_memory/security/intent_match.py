@@ -123,20 +123,37 @@ def lexicon() -> Lexicon:
     phrases: dict[str, dict[int, set[str]]] = {}
     tables = [LEXICON.items(), *(t.items() for t in (*WORDS.values(), *ACTS.values(), *FACETS.values()))]
     word_at = _WORD.fullmatch
+    # Each distinct entry once, with every concept the tables give it (many repeat across them).
+    entries: dict[str, set[str]] = {}
     for key, words in (pair for table in tables for pair in table):
-        for word, concept in ((w, c) for w in words.casefold().split() for c in key.split("|")):
-            stem = word[-1] == "*"
-            core = word[:-1] if stem else word
-            if core.isascii() and "+" not in core and "-" not in core and core[0] != "*" and word_at(core):
-                (stems if stem else exact).setdefault(core, set()).add(concept)  # most entries: one pass
-                continue
-            inside = word.startswith("*") and len(word) > 1
-            for v in _variants(word.strip("*")):
-                if not inside and _WORD.fullmatch(v) and _SPACED_SCRIPT.match(v):
-                    (stems if stem else exact).setdefault(v, set()).add(concept)
-                else:
-                    phrases.setdefault(v, {}).setdefault(_bounds(v, stem, inside), set()).add(concept)
-    frozen = {k: tuple((b, frozenset(c)) for b, c in sorted(v.items())) for k, v in phrases.items()}
+        keys = key.split("|")
+        for w in words.casefold().split():
+            found = entries.get(w)
+            if found is None:
+                entries[w] = set(keys)
+            else:
+                found.update(keys)
+    for word, names in entries.items():
+        stem = word[-1] == "*"
+        core = word[:-1] if stem else word
+        if "+" not in core and "-" not in core and core[0] != "*" and "ı" not in core:
+            v = core if core.isascii() else core.translate(UNACCENT)  # most entries: one spelling
+            if word_at(v) and (v is core or _SPACED_SCRIPT.match(v)):
+                (stems if stem else exact).setdefault(v, set()).update(names)
+            else:
+                phrases.setdefault(v, {}).setdefault(_bounds(v, stem, False), set()).update(names)
+            continue
+        inside = word.startswith("*") and len(word) > 1
+        for v in _variants(word.strip("*")):
+            if not inside and word_at(v) and _SPACED_SCRIPT.match(v):
+                (stems if stem else exact).setdefault(v, set()).update(names)
+            else:
+                phrases.setdefault(v, {}).setdefault(_bounds(v, stem, inside), set()).update(names)
+    frozen = {
+        k: ((b, frozenset(c)),) if len(v) == 1 else tuple((b, frozenset(c)) for b, c in sorted(v.items()))
+        for k, v in phrases.items()
+        for b, c in (next(iter(v.items())),)
+    }
     return Lexicon(
         {k: frozenset(v) for k, v in exact.items()},
         {k: frozenset(v) for k, v in stems.items()},
