@@ -31,11 +31,15 @@ from functools import cache
 from importlib import resources
 
 from pi_memory.security import context_checks, mood, normalize
+from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_match import concepts, lexicon, span_marks, word_marks
 
 SEGMENT_CHARS = 400
 MAX_SEGMENTS = 256
 
+#: Arabic short vowels, shadda and sukun, mostly left unwritten: "تُحفظ" and "نفّذ" read as
+#: "تحفظ" and "نفذ", as the lexicon writes them.
+_ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670]")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 
 
@@ -70,7 +74,7 @@ def features(segment: str) -> list[str]:
 
 
 def _pairs(found: set[str]) -> list[str]:
-    ordered = sorted(found)
+    ordered = sorted(found - COMBINATION_ONLY)
     out = ["l:" + a for a in ordered]
     for i, a in enumerate(ordered):
         out.extend("p:" + a + "+" + b for b in ordered[i + 1 :])
@@ -230,6 +234,8 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
     model = model or load_model()
     if model is None:
         return None
+    if not folded.isascii() and _ARABIC_MARKS.search(folded):
+        folded = _ARABIC_MARKS.sub("", folded)  # offsets of non-ASCII text are not reported
     found = _detect(folded, model)
     if found is None:
         for view in (normalize.layout_view(folded), normalize.leet_view(folded, _vocabulary())):

@@ -40,6 +40,8 @@ SHAPES = (
     ("auth_header", ("bearer", "header"), re.compile(r"\bbearer\s+\$|--header\b|\s-h\s")),
     ("hexblob", tuple("0123456789"), re.compile(r"(?<![0-9a-z])[0-9a-f]{24,}(?![0-9a-z])")),
     ("money", ("$", "€", "£", "¥", "usd", "eur"), re.compile(r"[$€£¥]\s?\d|\d\s?(?:usd|eur)\b")),
+    # A percentage ("95 %", Turkish "%95", Arabic "95٪"): what a report on a measure states.
+    ("percent", ("%", "٪"), re.compile(r"\d\s?[%٪]|%\d")),
     ("quoted", ('"', "«", "“", "„", "「", "『"), re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
 )
 
@@ -112,28 +114,46 @@ def _is_word(ch: str) -> bool:
 @cache
 def lexicon() -> Lexicon:
     from pi_memory.security.intent_acts import ACTS
+    from pi_memory.security.intent_facets import FACETS
     from pi_memory.security.intent_lexicon import LEXICON
     from pi_memory.security.intent_words import WORDS
 
     exact: dict[str, set[str]] = {}
     stems: dict[str, set[str]] = {}
     phrases: dict[str, dict[int, set[str]]] = {}
-    tables = [LEXICON.items(), *(by_lang.items() for by_lang in (*WORDS.values(), *ACTS.values()))]
+    tables = [LEXICON.items(), *(t.items() for t in (*WORDS.values(), *ACTS.values(), *FACETS.values()))]
     word_at = _WORD.fullmatch
+    # Each distinct entry once, with every concept the tables give it (many repeat across them).
+    entries: dict[str, set[str]] = {}
     for key, words in (pair for table in tables for pair in table):
-        for word, concept in ((w, c) for w in words.casefold().split() for c in key.split("|")):
-            stem = word[-1] == "*"
-            core = word[:-1] if stem else word
-            if core.isascii() and "+" not in core and "-" not in core and core[0] != "*" and word_at(core):
-                (stems if stem else exact).setdefault(core, set()).add(concept)  # most entries: one pass
-                continue
-            inside = word.startswith("*") and len(word) > 1
-            for v in _variants(word.strip("*")):
-                if not inside and _WORD.fullmatch(v) and _SPACED_SCRIPT.match(v):
-                    (stems if stem else exact).setdefault(v, set()).add(concept)
-                else:
-                    phrases.setdefault(v, {}).setdefault(_bounds(v, stem, inside), set()).add(concept)
-    frozen = {k: tuple((b, frozenset(c)) for b, c in sorted(v.items())) for k, v in phrases.items()}
+        keys = key.split("|")
+        for w in words.casefold().split():
+            found = entries.get(w)
+            if found is None:
+                entries[w] = set(keys)
+            else:
+                found.update(keys)
+    for word, names in entries.items():
+        stem = word[-1] == "*"
+        core = word[:-1] if stem else word
+        if "+" not in core and "-" not in core and core[0] != "*" and "ı" not in core:
+            v = core if core.isascii() else core.translate(UNACCENT)  # most entries: one spelling
+            if word_at(v) and (v is core or _SPACED_SCRIPT.match(v)):
+                (stems if stem else exact).setdefault(v, set()).update(names)
+            else:
+                phrases.setdefault(v, {}).setdefault(_bounds(v, stem, False), set()).update(names)
+            continue
+        inside = word.startswith("*") and len(word) > 1
+        for v in _variants(word.strip("*")):
+            if not inside and word_at(v) and _SPACED_SCRIPT.match(v):
+                (stems if stem else exact).setdefault(v, set()).update(names)
+            else:
+                phrases.setdefault(v, {}).setdefault(_bounds(v, stem, inside), set()).update(names)
+    frozen = {
+        k: ((b, frozenset(c)),) if len(v) == 1 else tuple((b, frozenset(c)) for b, c in sorted(v.items()))
+        for k, v in phrases.items()
+        for b, c in (next(iter(v.items())),)
+    }
     return Lexicon(
         {k: frozenset(v) for k, v in exact.items()},
         {k: frozenset(v) for k, v in stems.items()},
@@ -198,9 +218,16 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     # The negation inside a "without" word or phrase (不 in 不需要, "no" in "no need to", "не" in
     # "не нужно") does not negate the line.
     without = [(pos, end) for pos, end, names in hits if "without" in names]
+    # ... nor does a pronoun of negative concord shortly after one: "sin preguntar a nadie",
+    # "sem pedir confirmação a ninguém", "sans demander à personne" ask no one, forbid nothing.
+    after = sorted([a for a, _ in without] + [pos for pos, names in words if "without" in names])
     for pos, names in words:
         if without and "negation" in names and any(a <= pos < b for a, b in without):
             names = names - {"negation"}
+        if "concord" in names and "negation" in names:
+            i = bisect_right(after, pos) - 1
+            if i >= 0 and pos - after[i] <= _CONCORD_REACH:
+                names = names - {"negation"}
         credit(pos, names)
     for pos, end, names in hits:
         if without and "negation" in names and any(a <= pos and end <= b and b - a > end - pos for a, b in without):
@@ -216,7 +243,11 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     return marks
 
 
-_LINK = re.compile(r"(?:https?|ftp|wss?|s3)://[^\s<>\"'`]+|www\.[^\s<>\"'`]+|@[\w-]+(?:\.[\w-]+)+")
+_CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
+#: A URL, an e-mail address, or a channel's name (``#deploy-bot``: its words name it, they say nothing).
+_LINK = re.compile(
+    r"(?:https?|ftp|wss?|s3)://[^\s<>\"'`]+|www\.[^\s<>\"'`]+|@[\w-]+(?:\.[\w-]+)+|(?<![\w&#])#[^\W\d_][\w-]*"
+)
 #: A host name without a scheme (``relay.example.org``, ``irc.botnet.example:6667/x``) ends in
 #: one of these: the generic and reserved top-level domains and the commonest country ones.
 #: File names (``setup.py``, ``notes.txt``, ``secrets.yml``) end in none of them. The literal dot
@@ -233,7 +264,7 @@ def _links(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """``(start, end)`` of every URL, e-mail address (its local part: at most 64 characters back
     to a space) and bare host name, sorted and disjoint; and of the bare host names alone."""
     out: list[tuple[int, int]] = []
-    if "://" in text or "www." in text or "@" in text:
+    if "://" in text or "www." in text or "@" in text or "#" in text:
         for m in _LINK.finditer(text):
             lo = m.start()
             if text[lo] == "@":
