@@ -29,8 +29,9 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--show-tune", action="store_true", help="list the tune half's errors")
+    ap.add_argument("--tune-only", action="store_true", help="score the tune half alone (while tuning)")
     args = ap.parse_args(argv)
-    for part in ("tune", "probe"):
+    for part in ("tune",) if args.tune_only else ("tune", "probe"):
         mine = [r for r in rows() if r["part"] == part]
         verdicts = [(r, bool(scan(r["text"]))) for r in mine]
         caught = sum(b for r, b in verdicts if r["label"] == "threat")
