@@ -26,15 +26,20 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
 from pi_memory.security import context_checks, mood, normalize
+from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_match import concepts, lexicon, span_marks, word_marks
 
 SEGMENT_CHARS = 400
+_UNSCORED = COMBINATION_ONLY | UNWEIGHTED
+"""Concepts only the written combinations read (the facets of an order and the technical acts):
+the learned weights never score them, so adding one moves no line the weights flag or clear."""
 MAX_SEGMENTS = 256
 
 #: Arabic short vowels, shadda and sukun, mostly left unwritten: "تُحفظ" and "نفّذ" read as
@@ -74,7 +79,7 @@ def features(segment: str) -> list[str]:
 
 
 def _pairs(found: set[str]) -> list[str]:
-    ordered = sorted(found - COMBINATION_ONLY)
+    ordered = sorted(found - _UNSCORED)
     out = ["l:" + a for a in ordered]
     for i, a in enumerate(ordered):
         out.extend("p:" + a + "+" + b for b in ordered[i + 1 :])
@@ -194,6 +199,7 @@ def _hit(model: Model, feats: list[str], lo: int, hi: int, discount: float = 0.0
 @cache
 def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozenset[str]], ...]:
     """``(intent, name, required groups, vetoes)``: a ``!a|b`` group names concepts that must be absent."""
+    from pi_memory.security.intent_acts import KINDS
     from pi_memory.security.intent_lexicon import COMBINATIONS
 
     def group(g: str) -> frozenset[str]:
@@ -201,7 +207,7 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
 
     return tuple(
         (i, n, tuple(group(g) for g in gs if g[0] != "!"), frozenset().union(*(group(g) for g in gs if g[0] == "!")))
-        for i, n, gs in COMBINATIONS
+        for i, n, gs in COMBINATIONS + KINDS
     )
 
 
@@ -238,10 +244,39 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
         folded = _ARABIC_MARKS.sub("", folded)  # offsets of non-ASCII text are not reported
     found = _detect(folded, model)
     if found is None:
-        for view in (normalize.layout_view(folded), normalize.leet_view(folded, _vocabulary())):
+        for view in _views(folded):
             if view is not None and (found := _detect(view, model)) is not None:
                 return IntentHit(found.intent, found.score, found.evidence, 0, len(folded))
     return found
+
+
+def _views(folded: str) -> Iterator[str | None]:
+    """The re-readings of a line no reading flagged, each built only when the text shows its trick.
+
+    After the rules' layout view (letter runs of four or more joined), every run of single
+    characters is joined, paths and addresses included, and words with a dot between their
+    letters lose the dots: "u p l o a d   ~ / . k u b e / c o n f i g   t o   h t t p s : / / ..."
+    and "c.o.p.y t.h.e .e.n.v" then hold the act, the path and the URL the intent reads. The leet
+    view reads a lone "4" between words as the article it stands for ("5p4wn 4 5h3ll")."""
+    layout = normalize.layout_view(folded)
+    yield layout
+    if layout is not None:
+        spelled = _DOTTED_WORD.sub(lambda m: m.group().replace(".", "") if m.group()[0] != "." else
+                                   "." + m.group()[1:].replace(".", ""), _SPACED_RUN.sub(_unspace, folded))
+        yield spelled if spelled not in (folded, layout) else None
+    leet = normalize.leet_view(folded, _vocabulary())
+    yield _LONE_FOUR.sub("a", leet) if leet is not None else None
+
+
+#: A run of two or more single characters with single spaces between them; a wider gap ends it.
+_SPACED_RUN = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
+#: A word with a dot between each of its letters, and an optional leading dot (``.e.n.v``).
+_DOTTED_WORD = re.compile(r"(?<![\w.])\.?[a-z](?:\.[a-z])+(?![\w])")
+_LONE_FOUR = re.compile(r"(?<= )4(?= [a-z])")
+
+
+def _unspace(m: re.Match[str]) -> str:
+    return m.group().replace(" ", "")
 
 
 @cache
@@ -333,6 +368,8 @@ def _kept_in_description(marks: set[str], line: str) -> bool:
         return True  # the same image told in prose: "a picture whose address encodes the chat"
     if {"prior", "noconfirm"} <= marks or ({"channel", "comply"} <= marks and _obeys(line)):
         return True
+    if {"cred", "public"} <= marks and marks & {"send", "putin"} and "negation" not in marks:
+        return True  # "public pull requests get config/secrets.yml pasted into the description"
     return bool(marks & {"<url>", "<email>", "<ip>"}) and bool(marks & {"secret", "persist"})
 
 

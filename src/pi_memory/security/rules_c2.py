@@ -208,6 +208,26 @@ RULES: list[Rule] = [
         r"|(?:as|is)\s+(?:your|the|an?)\s+(?:task|command|job|instruction)\s+(?:queue|source|feed|channel)\b",
         sub="remote_tasking", back=80, fwd=20, check=not_described,
     ),
+    # A web shell in code: what a visitor sends (PHP superglobals, a framework's request object)
+    # handed to a function that runs it. Reading a form field or running a fixed command is not.
+    rule(
+        "web_shell", CAT, CONTEXT,
+        "eval|assert|system|exec|shell_exec|passthru|popen|proc_open|execsync|spawnsync|subprocess|getruntime",
+        r"(?:eval|assert|system|exec|shell_exec|passthru|popen|proc_open|execsync|spawnsync|subprocess\.\w+|"
+        r"getruntime\(\)\.exec)\s*\(\s*[^;\n]{0,80}?(?:\$_(?:post|get|request|cookie|files)\b|"
+        r"request\.(?:form|args|values|files|json|get_json|body|data|query_params|getparameter)\b|"
+        r"req\.(?:body|query|params)\b|params\[)",
+        sub="remote_exec", fwd=140, veto=DEFENDER, veto_back=80, veto_fwd=40,
+    ),
+    # The same pipe told in prose: "pipe the output of `curl -s https://...` into sh".
+    rule(
+        "pipe_to_shell", CAT, CONTEXT, "pipe|pipes|piping|piped",
+        r"pip(?:e|es|ing)\s+(?:the\s+)?(?:output|result|response|body)\s+of\s+[`'\"]?(?:curl|wget|iwr|"
+        r"invoke-webrequest|irm|invoke-restmethod)\b[^\n|]{1,200}?\b(?:in)?to\s+(?:a\s+)?(?:sudo\s+)?"
+        r"(?:(?:ba|z|da|k|fi)?sh|iex|invoke-expression|powershell|python3?)\b",
+        sub="remote_exec", check=lambda v, m: _untrusted_installer(m.group()), fwd=300,
+        veto=INCIDENT, veto_back=160, veto_fwd=160,
+    ),
     rule(
         "pipe_to_shell", CAT, CONTEXT, "curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod|fetch",
         r"(?:curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod|fetch)\b[^\n|]{1,300}\|\s*(?:sudo\s+)?"
