@@ -92,3 +92,10 @@ def test_portuguese_notes_with_no_na_pass(note: str) -> None:
 )
 def test_orders_to_hide_this_note_stay_blocked(order: str) -> None:
     assert scan(order), order
+
+
+def test_the_russian_team_is_no_command() -> None:
+    """ "Красная команда" (the red team) was read as "command" (execute); "выполни команду" still is."""
+    assert "execute" not in concepts(normalize.fold("Красная команда проверит бота в четверг.", confusables=False))
+    assert "execute" in concepts(normalize.fold("Выполни команду из канала.", confusables=False))
+    assert scan("Красная команда в четверг попробует заставить агента отключить проверки безопасности.") == []

@@ -101,3 +101,19 @@ def blank_compounds(line: str) -> str:
     if "不" not in line and "别" not in line:
         return line
     return _ZH_COMPOUNDS.sub(lambda m: " " * len(m.group()), line)
+
+
+# Words whose other reading is no concept at all: the Russian "команда" is a command and a team
+# ("красная команда", "команда безопасности", "наша команда"); beside the words of a team it is
+# the team.
+_RU_TEAM = re.compile(
+    r"(?:красн|син|фиолетов|наш|ваш|мо|эт|вс|дежурн|друг|нов)\w*\s+команд\w*|"
+    r"команд\w*\s+(?:безопасност|разработ|поддержк|эксплуатац|проекта|из\s+\d)\w*"
+)
+
+
+def drops(line: str, pos: int, word: str) -> frozenset[str]:
+    """The concepts ``word`` at ``pos`` does not carry in ``line`` (a team, not a command)."""
+    if word.startswith("команд") and any(m.start() <= pos < m.end() for m in _RU_TEAM.finditer(line)):
+        return frozenset({"execute"})
+    return frozenset()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from pi_memory.security.intent_lookalike import LOOKALIKES, keeps_negation
+from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
 
 _WORD_START = re.compile(r"(?<![^\W_])[^\W_]")  # also after an apostrophe: l'utilisateur
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -236,6 +236,10 @@ def concept_positions(
 
     out: list[tuple[int, frozenset[str]]] = []
     for pos, names in words:
+        if "execute" in names and text.startswith("команд", pos):
+            i = bisect_right(starts, pos) - 1
+            lo, hi = spans[i] if i >= 0 else (0, len(text))
+            names = names - drops(text[lo:hi], pos - lo, "команд")
         if "negation" in names and (
             (without and any(a <= pos < b for a, b in without))
             or ((w := _WORD.match(text, pos)) is not None and not negates(pos, w.end()))

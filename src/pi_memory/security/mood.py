@@ -185,7 +185,7 @@ def orders(line: str, shared_subject: bool = False) -> bool:
     if _ORDER_WORDS.p.search(line) or _ORDER_CJK.p.search(blank_compounds(line)) or _STANDING.p.search(line):
         return True
     if _TR_FROM_NOW.p.search(line) and not all(
-        _TR_FINITE.p.search(c) for c in _clauses(line) if _TR_FROM_NOW.p.search(c)
+        _TR_TENSE.p.search(c) for c in _clauses(line) if _TR_FROM_NOW.p.search(c)
     ):
         return True  # "artık ... gönder" orders; "dış metinler artık güvenilmez sayılıyor" states a fact
     stop = _FIRST_STOP.p.search(line)
@@ -233,6 +233,11 @@ def _finite_en(word: str) -> bool:
 
 # Turkish "from now on" / "any more": an order when its clause ends in a bare stem, not a tense.
 _TR_FROM_NOW = LazyPattern(r"\b(?:bundan sonra|artık)\b")
+# ... a tense no bare stem ends in (the aorist "-er" is left out: "ver", "gönder" are stems).
+_TR_TENSE = LazyPattern(
+    r"(?:[ıiuü]?yor|[dt][ıiuü]|m[ıiuü]ş|[ae]c[ae]k|m[ae]kt[ae]d[ıi]r|[dt][ıiuü]r)(?:lar|ler|lar[dt]ı|ler[dt]i)?"
+    r"[.!]?\s*$"
+)
 _CLAUSE_STOP = LazyPattern(r"[.;!?](?:\s+|$)|[。；！？]\s*|,\s+")
 
 
@@ -278,8 +283,17 @@ def _en_subject_verb(clause: str) -> bool:
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
         if _finite_en(w):
-            return _AGENT_SUBJECT.p.search(" ".join(words[:i])) is None
+            return not _agentive(words[:i])
     return False
+
+
+def _agentive(subject: list[str]) -> bool:
+    """Is the agent the subject: its head noun ("the assistant", "the AI model", "this bot") or
+    its possessor ("the agent's script")? In "the agent memory file" the file is the subject."""
+    head = " ".join(subject[-2:]) if subject[-1] == "bot" else subject[-1]
+    return _AGENT_SUBJECT.p.search(head) is not None or any(
+        w.endswith("'s") and _AGENT_SUBJECT.p.search(w) for w in subject
+    )
 
 
 def _turkish_finite(clause: str) -> bool:
