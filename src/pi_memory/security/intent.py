@@ -287,9 +287,15 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     if "negation" in read and _ACTS & read:
         # "never share it", "nunca las compartas", "must not execute scripts ...": a prohibition
         read = read - prohibition.prohibited(folded, lo, hi, _ACTS & read)
-    policy = {"negation", "without", "noconfirm"}
-    if policy <= read and not read & _DESTINATIONS and prohibition.forbids_unconfirmed(folded, lo, hi):
-        read = read - policy  # "never delete files without asking the user": the policy, not the attack
+    if (
+        {"negation", "without"} <= read
+        and read & {"noconfirm", "conceal"}
+        and not read & _DESTINATIONS
+        and prohibition.forbids_unconfirmed(folded, lo, hi)
+    ):
+        # "never delete files without asking the user", "never change it without telling them":
+        # the policy, not the attack
+        read = read - {"negation", "without", "noconfirm", "conceal", "covert"}
     if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
     if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
@@ -323,7 +329,7 @@ def _obeys(line: str) -> bool:
 #: Acts whose every negated mention forbids rather than orders ("never share it").
 _ACTS = frozenset({"send", "execute", "destroy"})
 #: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
-_DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>", "covert"})
+_DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})
 #: How much more a line in the indicative about something other than the agent must score
 #: (``mood.describes``: "the deploy hook uploads the build to S3", "Cron ejecuta la tarea cada
 #: hora"). The concept combinations are definitions of orders, so such a line skips them.

@@ -16,7 +16,7 @@ look at the line only (closed-class words and letters of the script), in linear 
 
 from __future__ import annotations
 
-import re
+from pi_memory.security.context_checks import LazyPattern
 
 
 def _set(words: str) -> frozenset[str]:
@@ -34,33 +34,33 @@ _ES = _set(
     "el los del y es muy pero usted ustedes lo le les al su sus este esta ese esa esto eso yo ya hay "
     "nunca jamás nadie ningún ninguna la las un una con en"
 )
-_PT_LETTERS = re.compile(r"[ãõ]|ç[ãõao]")
+_PT_LETTERS = LazyPattern(r"[ãõ]|ç[ãõao]")
 # The second half of a French negation: "ne ... pas", "ne ... jamais", "personne ne".
 _FR_PARTNER = _set("pas jamais plus rien personne aucun aucune nul nulle guère ni")
 _FR_NE = frozenset({"ne", "n'"})
 # French dates ("en mai", "le 3 mai", "mai 2024") and the Vietnamese "ngày mai" (tomorrow).
 _MONTH_BEFORE = _set("en le du de au fin début debut mi")
-_VIETNAMESE = re.compile(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
-_TURKISH = re.compile(r"[ışğ]")
+_VIETNAMESE = LazyPattern(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
+_TURKISH = LazyPattern(r"[ışğ]")
 # Intensifiers that negate only beside a negation of their own language.
-_HI_NEGATION = re.compile(r"नहीं|मत|(?<![\u0900-\u097f])न(?![\u0900-\u097f])")
-_JA_NEGATION = re.compile(r"ない|ません|するな|しないで|禁止|[^\s]な[。！]")
-_KO_NEGATION = re.compile(r"않|말[고아라]|마세요|마라|안 |못")
+_HI_NEGATION = LazyPattern(r"नहीं|मत|(?<![\u0900-\u097f])न(?![\u0900-\u097f])")
+_JA_NEGATION = LazyPattern(r"ない|ません|するな|しないで|禁止|[^\s]な[。！]")
+_KO_NEGATION = LazyPattern(r"않|말[고아라]|마세요|마라|안 |못")
 #: Chinese words that hold 不 or 别 and negate nothing.
-_ZH_COMPOUNDS = re.compile(
+_ZH_COMPOUNDS = LazyPattern(
     r"识别|辨别|区别|分别|类别|级别|个别|性别|告别|特别|差别|别人|别的|别处|不同|不断|不仅|不管|不过|不久|不少|不错|不如|不但|"
     r"不论|不停|不良|不足|不满|不安|不妨"
 )
 
-_TOKEN = re.compile(r"[^\W\d_]+(?:'|’)?|\d+")
+_TOKEN = LazyPattern(r"[^\W\d_]+(?:'|’)?|\d+")
 
 
 def _tokens(line: str) -> list[str]:
-    return _TOKEN.findall(line)
+    return _TOKEN.p.findall(line)
 
 
 def _portuguese(words: list[str], line: str) -> bool:
-    pt = sum(w in _PT for w in words) + len(_PT_LETTERS.findall(line))
+    pt = sum(w in _PT for w in words) + len(_PT_LETTERS.p.findall(line))
     es = sum(w in _ES for w in words) + line.count("ñ") + line.count("¿")
     return pt > es
 
@@ -71,23 +71,23 @@ def keeps_negation(line: str, pos: int, word: str) -> bool:
     if word == "no":
         return not _portuguese(_tokens(line), line)
     if word in ("ne", "n'"):
-        return _TURKISH.search(line) is None and not _FR_PARTNER.isdisjoint(_tokens(line[pos:]))
+        return _TURKISH.p.search(line) is None and not _FR_PARTNER.isdisjoint(_tokens(line[pos:]))
     if word == "personne":
         return not _FR_NE.isdisjoint(_tokens(line))
     if word == "mai":
-        if _VIETNAMESE.search(line):
+        if _VIETNAMESE.p.search(line):
             return False
         before, after = _tokens(line[max(0, pos - 20) : pos]), _tokens(line[pos + 3 : pos + 12])
         month = bool(before) and (before[-1] in _MONTH_BEFORE or before[-1].isdigit())
         return not (month or (bool(after) and after[0].isdigit()))
     if word == "कभी":
-        return _HI_NEGATION.search(line) is not None and "कभी-कभी" not in line
+        return _HI_NEGATION.p.search(line) is not None and "कभी-कभी" not in line
     if word == "絶対":
-        return _JA_NEGATION.search(line) is not None
+        return _JA_NEGATION.p.search(line) is not None
     if word == "절대":
-        return _KO_NEGATION.search(line) is not None
+        return _KO_NEGATION.p.search(line) is not None
     if word in ("不", "别"):
-        return not any(m.start() <= pos < m.end() for m in _ZH_COMPOUNDS.finditer(line, max(0, pos - 3), pos + 4))
+        return not any(m.start() <= pos < m.end() for m in _ZH_COMPOUNDS.p.finditer(line, max(0, pos - 3), pos + 4))
     return True
 
 
@@ -100,13 +100,13 @@ def blank_compounds(line: str) -> str:
     length), so a reader of order marks does not take 识别 for 别 ("don't")."""
     if "不" not in line and "别" not in line:
         return line
-    return _ZH_COMPOUNDS.sub(lambda m: " " * len(m.group()), line)
+    return _ZH_COMPOUNDS.p.sub(lambda m: " " * len(m.group()), line)
 
 
 # Words whose other reading is no concept at all: the Russian "команда" is a command and a team
 # ("красная команда", "команда безопасности", "наша команда"); beside the words of a team it is
 # the team.
-_RU_TEAM = re.compile(
+_RU_TEAM = LazyPattern(
     r"(?:красн|син|фиолетов|наш|ваш|мо|эт|вс|дежурн|друг|нов)\w*\s+команд\w*|"
     r"команд\w*\s+(?:безопасност|разработ|поддержк|эксплуатац|проекта|из\s+\d)\w*"
 )
@@ -114,6 +114,6 @@ _RU_TEAM = re.compile(
 
 def drops(line: str, pos: int, word: str) -> frozenset[str]:
     """The concepts ``word`` at ``pos`` does not carry in ``line`` (a team, not a command)."""
-    if word.startswith("команд") and any(m.start() <= pos < m.end() for m in _RU_TEAM.finditer(line)):
+    if word.startswith("команд") and any(m.start() <= pos < m.end() for m in _RU_TEAM.p.finditer(line)):
         return frozenset({"execute"})
     return frozenset()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from pi_memory.security.context_checks import negated
+from pi_memory.security.context_checks import LazyPattern, negated
 from pi_memory.security.intent_match import concept_positions, lexicon, span_marks, word_marks
 
 #: Object pronouns that may sit between a negation and its verb: "nunca las compartas", "ne les
@@ -104,16 +104,20 @@ def _object_of(line: str, words: list[tuple[int, frozenset[str]]], i: int, gover
     return False
 
 
-_APPROVAL_ACTS = frozenset({"destroy", "execute", "send", "conceal", "disable", "override", "comply"})
+_APPROVAL_ACTS = frozenset({"destroy", "execute", "send", "conceal", "disable", "override", "comply", "modify"})
 
 
 def forbids_unconfirmed(folded: str, lo: int, hi: int) -> bool:
     """Does ``folded[lo:hi]`` state the policy "never <act> without asking": a negation, then an
-    act before any word of approval, then "without", then a word of approval ("never delete files
+    act before any word of approval, then "without", then a word of approval or of telling ("never delete files
     without asking the user", "لا تحذف الملفات أبدا دون طلب تأكيد")? "Never ask; delete without
     confirmation" negates the asking, not the act, and is not one."""
+    positions = concept_positions(folded[lo:hi])
+    withouts = {pos for pos, found in positions if "without" in found}
+    if any("covert" in found and pos not in withouts for pos, found in positions):
+        return False  # "quietly", "secretly": only "without telling" may be the policy's own words
     state = 0
-    for _, found in concept_positions(folded[lo:hi]):
+    for _, found in positions:
         if state == 0 and "negation" in found:
             state = 1
         elif state == 1 and "noconfirm" in found:
@@ -122,9 +126,13 @@ def forbids_unconfirmed(folded: str, lo: int, hi: int) -> bool:
             state = 2
         elif state == 2 and "without" in found:
             state = 3
-        elif state == 3 and "noconfirm" in found:
+        elif state == 3 and not found.isdisjoint(_ASKS):
             return True
     return False
+
+
+#: What the policy requires first: asking, confirming, or telling the user ("without telling them").
+_ASKS = frozenset({"noconfirm", "conceal"})
 
 
 _SHAPES_OUT = frozenset({"<url>", "<ip>", "<email>", "<host>", "covert"})
@@ -137,13 +145,13 @@ def not_policy(view: str, m: re.Match[str]) -> bool:
     if not m.group().startswith("without"):
         return True
     lo = max(view.rfind("\n", 0, m.start()) + 1, m.start() - 240)
-    stops = [x.end() for x in _STOP.finditer(view, lo, m.start())]
+    stops = [x.end() for x in _STOP.p.finditer(view, lo, m.start())]
     lo = stops[-1] if stops else lo
-    end = _STOP.search(view, m.end(), min(len(view), m.end() + 240))
+    end = _STOP.p.search(view, m.end(), min(len(view), m.end() + 240))
     hi = end.start() if end else min(len(view), m.end() + 240)
     if not span_marks(view, [(lo, hi)])[0].isdisjoint(_SHAPES_OUT):
         return True
     return not forbids_unconfirmed(view, lo, hi)
 
 
-_STOP = re.compile(r"[.;!?\n](?:\s|$)")
+_STOP = LazyPattern(r"[.;!?\n](?:\s|$)")
