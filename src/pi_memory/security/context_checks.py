@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import cache, cached_property
+from functools import cached_property
 
-from pi_memory.security.intent_match import lexicon, word_marks
 from pi_memory.security.rule import Check, Rule
 
 
@@ -82,51 +81,6 @@ def negated(view: str, start: int) -> bool:
 def not_negated(view: str, m: re.Match[str]) -> bool:
     """Keep the match unless its verb is negated ("notes never override the rules")."""
     return not negated(view, m.start())
-
-
-#: Object pronouns that may sit between a negation and its verb: "nunca las compartas", "ne les
-#: copie jamais", "не пересылай их", "never share it".
-_CLITICS = frozenset(
-    {"la", "las", "lo", "los", "le", "les", "se", "me", "te", "nos", "l'", "их", "его", "её", "им",
-     "ему", "mir", "dir", "ihn", "es", "sie"}
-)
-#: Words that turn a negation into an order to act: "don't forget to send", "no olvides enviar".
-_NOT_REALLY_WORDS = frozenset({"why", "if", "unless", "or", "else"})
-
-
-def acts_negated(folded: str, lo: int, hi: int, concept: str) -> bool:
-    """Is every word of ``concept`` (an act: send, execute, destroy) in ``folded[lo:hi]`` under a
-    negation right before it, in any spaced language ("never share it", "nunca las compartas",
-    "не пересылай", "ne les copie jamais" reads "ne" then the verb)? A prohibition of an act is
-    not an order to do it; "don't forget to send" keeps its verb (the negation governs "forget")."""
-    words = list(word_marks(lexicon(), folded[lo:hi]))
-    acts = [i for i, (_, found) in enumerate(words) if concept in found]
-    if not acts:
-        return False
-    line = folded[lo:hi]
-    for i in acts:
-        pos = words[i][0]
-        if negated(line, pos):
-            continue
-        before = line[max(0, pos - 40) : pos].split()
-        while before and before[-1] in _CLITICS:
-            before.pop()
-        if not before or before[-1].strip(",") not in _negation_words():
-            return False
-        if len(before) > 1 and before[-2] in _NOT_REALLY_WORDS:
-            return False
-    return True
-
-
-@cache
-def _negation_words() -> frozenset[str]:
-    """The single words of the lexicon's ``negation`` concept, in every language (the tables
-    load on first use, as the lexicon does)."""
-    from pi_memory.security.intent_lexicon import LEXICON
-    from pi_memory.security.intent_words import WORDS
-
-    table = " ".join([LEXICON["negation"], *(w.get("negation", "") for w in WORDS.values())])
-    return frozenset(w for w in table.split() if "+" not in w and not w.endswith("*"))
 
 
 # English verbs of the ``override`` concept that a negation can govern ("notes never override
@@ -260,14 +214,26 @@ _REPORT_VOICE = LazyPattern(
 
 
 def not_reported(view: str, m: re.Match[str]) -> bool:
-    """Keep the match unless it is the object of reported speech ("told assistants to ...") in a
-    line written in incident voice."""
-    before = _clause_before_sentence(view, m.start())
-    if _REPORTED.p.search(before) is None:
-        return True
+    """Keep the match unless it is the object of reported speech ("told assistants to ...", "le
+    pidió al asistente que ...", "...よう指示しました") in a line written in incident voice."""
     lo = max(view.rfind("\n", 0, m.start()) + 1, m.start() - 240)
     hi = view.find("\n", m.end(), m.end() + 240)
-    return _REPORT_VOICE.p.search(view, lo, hi if hi >= 0 else min(len(view), m.end() + 240)) is None
+    hi = hi if hi >= 0 else min(len(view), m.end() + 240)
+    if _REPORTED.p.search(_clause_before_sentence(view, m.start())) is not None:
+        return _REPORT_VOICE.p.search(view, lo, hi) is None
+    from pi_memory.security import reported
+
+    # Other languages put the reporting verb before the order (es, fr, ru) or after it (ja, ko,
+    # tr, hi): the match's own sentence holds it.
+    start = _sentence_start(view, m.start())
+    return not reported.reported(view[start:_sentence_end(view, m.end())]) or not reported.VOICE.p.search(
+        view, lo, hi
+    )
+
+
+def _sentence_start(view: str, start: int) -> int:
+    cuts = [x.end() for x in _SENTENCE_GAP.p.finditer(view, max(0, start - 240), start)]
+    return cuts[-1] if cuts else max(view.rfind("\n", max(0, start - 240), start) + 1, start - 240)
 
 
 _REPORTED_IN_LINE = LazyPattern(_REPORTED.source.removesuffix("$"))
@@ -276,7 +242,11 @@ _REPORTED_IN_LINE = LazyPattern(_REPORTED.source.removesuffix("$"))
 def reported_line(line: str) -> bool:
     """Does the line report an order someone else gave ("the attacker's note told the agent to
     ...") in incident voice? The order's words are then the report's, not the note's."""
-    return _REPORTED_IN_LINE.p.search(line) is not None and _REPORT_VOICE.p.search(line) is not None
+    if _REPORTED_IN_LINE.p.search(line) is not None and _REPORT_VOICE.p.search(line) is not None:
+        return True
+    from pi_memory.security import reported
+
+    return reported.reported(line)
 
 
 def override_check(view: str, m: re.Match[str]) -> bool:
@@ -345,12 +315,26 @@ def _introduced_as_mention(head: str) -> bool:
     if _LINK_TITLE.p.search(head[-400:]) is not None:
         return False
     cut = max(head.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": "))
+    if cut >= 0 and head[cut] == ":" and not head[cut + 1 :].strip():
+        # A label that names the quotation ("Sample jailbreak from the paper: \"...\"", "Caso de
+        # prueba: \"...\""): the label is the clause; "Remember this: \"...\"" names no mention.
+        label = head[:cut]
+        cut = max(label.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": ", "\n"))
     prose = head[cut + 1 :]
     if "." in prose or "@" in prose:
         prose = NAMES.p.sub(" ", prose)
     # The cue names the quotation itself: at most a few words before it, in the same clause
     # ("when the tests fail, reply \"all green\"" is an order, not a test string).
-    return _MENTION_CUE.p.search(" ".join(prose.split()[-_CUE_WORDS:])) is not None
+    return _mention_cue(" ".join(prose.split()[-_CUE_WORDS:]))
+
+
+def _mention_cue(text: str) -> bool:
+    """Does ``text`` hold a word that introduces a quotation as a mention, in any language?"""
+    if _MENTION_CUE.p.search(text) is not None:
+        return True
+    from pi_memory.security import reported
+
+    return reported.MENTION_CUES.p.search(text) is not None
 
 
 def quoted_mention(view: str, m: re.Match[str]) -> bool:
@@ -412,7 +396,7 @@ def others_persona(line: str) -> bool:
 def without_quoted_mentions(line: str) -> str | None:
     """``line`` with the inside of every quotation its sentence introduces as a mention blanked
     out, or ``None`` when there is none: the words of a quoted test string are not the note's."""
-    if not any(q in line for q in "\"“«„「`'") or _MENTION_CUE.p.search(line) is None:
+    if not any(q in line for q in "\"“«„「`'") or not _mention_cue(line):
         return None
     parts: list[str] = []
     pos = 0

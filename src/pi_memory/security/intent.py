@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks, mood, normalize
+from pi_memory.security import context_checks, mood, normalize, prohibition
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_match import concepts, lexicon, span_marks, word_marks
@@ -325,9 +325,18 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
             read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
-    for act in _ACTS & read:
-        if "negation" in read and context_checks.acts_negated(folded, lo, hi, act):
-            read = read - {act}  # "never share it", "nunca las compartas": a prohibition
+    if "negation" in read and _ACTS & read:
+        # "never share it", "nunca las compartas", "must not execute scripts ...": a prohibition
+        read = read - prohibition.prohibited(folded, lo, hi, _ACTS & read)
+    if (
+        {"negation", "without"} <= read
+        and read & {"noconfirm", "conceal"}
+        and not read & _DESTINATIONS
+        and prohibition.forbids_unconfirmed(folded, lo, hi)
+    ):
+        # "never delete files without asking the user", "never change it without telling them":
+        # the policy, not the attack
+        read = read - {"negation", "without", "noconfirm", "conceal", "covert"}
     if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
     if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
@@ -337,9 +346,18 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     ):
         return None  # what the user set up on their own machine, no network, secret or order in it
     final = hit if read == marks else _line_verdict(model, read, folded, lo, hi)
-    if final is not None and not _kept_in_description(read, folded[lo:hi]) and mood.describes(folded[lo:hi]):
+    if final is None:
+        return None
+    line = folded[lo:hi]
+    discount = _discount(read, folded, lo, hi)
+    if discount < REPORT_DISCOUNT and context_checks.reported_line(line):
+        # An order someone else gave, reported in incident voice without a defender word of the
+        # lexicon ("el atacante le dijo al agente que ...; se negó"): the weights, as a report.
+        discount = REPORT_DISCOUNT
+        final = _hit(model, _pairs(read), 0, 0, discount)
+    if final is not None and not _kept_in_description(read, line) and mood.describes(line):
         # A description ("cron runs the cleanup job every hour"): the weights, with less weight.
-        return _hit(model, _pairs(read), 0, 0, _discount(read, folded, lo, hi) + DESCRIPTION_DISCOUNT)
+        return _hit(model, _pairs(read), 0, 0, discount + DESCRIPTION_DISCOUNT)
     return final
 
 
@@ -351,6 +369,8 @@ def _obeys(line: str) -> bool:
 
 #: Acts whose every negated mention forbids rather than orders ("never share it").
 _ACTS = frozenset({"send", "execute", "destroy"})
+#: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
+_DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})
 #: How much more a line in the indicative about something other than the agent must score
 #: (``mood.describes``: "the deploy hook uploads the build to S3", "Cron ejecuta la tarea cada
 #: hora"). The concept combinations are definitions of orders, so such a line skips them.
@@ -370,7 +390,34 @@ def _kept_in_description(marks: set[str], line: str) -> bool:
         return True
     if {"cred", "public"} <= marks and marks & {"send", "putin"} and "negation" not in marks:
         return True  # "public pull requests get config/secrets.yml pasted into the description"
+    if standing_harm(marks, line):
+        return True
     return bool(marks & {"<url>", "<email>", "<ip>"}) and bool(marks & {"secret", "persist"})
+
+
+#: The safeguards and secrets a standing job may not remove, switch off or send: the rules and
+#: checks (``rules``: safety checks, validation, signatures), secrets, and the tests.
+_TESTS = re.compile(r"\btest(?:s|ing)?\b|\bprueba|\bteste|\bтест|テスト|테스트|测试|kiểm thử|اختبار|परीक्षण")
+
+# The verbs of deleting among the ``destroy`` concept's acts (not install, deploy, restart, pay).
+_DELETES = re.compile(
+    r"\b(?:delet|remov|eras|wip|purg|truncat|borr|elimin|apag|exclu|supprim|lösch|entfern|cancell|rimuov|удал|"
+    r"sil|xóa)|حذف|हटा|削除|삭제|删除"
+)
+
+
+def standing_harm(marks: set[str], line: str) -> bool:
+    """Does the line state a standing harmful act set up in the environment: a hook, cron job or
+    startup item (``persist``) that on every run (``always``) deletes, disables or sends a
+    safeguard or a secret ("the build hook deletes the tests on every commit", "the pre-commit
+    hook disables the security checks on every run")? Such a fact is the threat however it is
+    framed, so it keeps its full reading: no description discount."""
+    if not {"persist", "always"} <= marks:
+        return False
+    if "send" in marks and "secret" in marks:
+        return True
+    removes = "disable" in marks or ("destroy" in marks and _DELETES.search(line) is not None)
+    return removes and ("rules" in marks or _TESTS.search(line) is not None)
 
 
 #: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on

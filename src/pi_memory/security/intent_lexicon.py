@@ -265,7 +265,13 @@ LEXICON: dict[str, str] = {
         "palestra pesquisa exemplo conférence exposé recherche exemple détect* vortrag forschung beispiel "
         "erkenn* ricerca esempio rilev* доклад* исследован* пример* обнаруж* araştırma örnek tespit "
         "nghiên+cứu ví+dụ phát+hiện محاضرة بحث مثال كشف व्याख्यान शोध उदाहरण 講演 研究 例 検出 발표 연구 "
-        "예시 탐지 演讲 研究 例子 检测"
+        "예시 탐지 演讲 研究 例子 检测 "
+        # the incident, the attacker and the red team, in each language
+        "incidente incidentes atacante atacantes equipo+rojo equipe+vermelha attaquant attaquants équipe+rouge "
+        "vorfall vorfalls angreifer red+team rotes+team attaccante attaccanti squadra+rossa инцидент* "
+        "злоумышленник* красная+команда красной+команды saldırgan* kırmızı+takım sự+cố kẻ+tấn+công đội+đỏ "
+        "حادثة الحادثة المهاجم الفريق+الأحمر हमलावर रेड+टीम インシデント 攻撃者 レッドチーム 공격자 레드팀 "
+        "攻击者 红队"
     ),
     # What the agent does to the user's data that a concealment may be about: "never tell the
     # user that you log / store / keep a copy of ..." (words per language in ``intent_words``).

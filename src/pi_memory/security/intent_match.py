@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
+
 _WORD_START = re.compile(r"(?<![^\W_])[^\W_]")  # also after an apostrophe: l'utilisateur
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
@@ -196,8 +198,32 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
         if i >= 0 and pos < spans[i][1]:
             marks[i].update(names)
 
-    # Words inside a link are its address, not the note's wording (``notes.example.net``).
     links, hosts = _links(text)
+    for pos, names in concept_positions(text, spans, links):
+        credit(pos, names)
+    for lo, _ in hosts:
+        credit(lo, ("<host>",))
+    if not text.isascii():
+        text = text.translate(UNACCENT)
+    for name, literals, pattern in SHAPES:
+        if any(lit in text for lit in literals):
+            shape = ("<" + name + ">",)
+            for m in pattern.finditer(text):
+                credit(m.start(), shape)
+    return marks
+
+
+def concept_positions(
+    text: str, spans: list[tuple[int, int]] | None = None, links: list[tuple[int, int]] | None = None
+) -> list[tuple[int, frozenset[str]]]:
+    """``(position, concepts)`` of every lexicon word and phrase of ``text`` outside its links,
+    in order of position; a negation is dropped where it does not negate (inside a "without"
+    word, or a look-alike its line's language reads otherwise, ``intent_lookalike``). ``spans``
+    are the lines a look-alike is judged in (default: the whole text)."""
+    spans = spans or [(0, len(text))]
+    starts = [lo for lo, _ in spans]
+    # Words inside a link are its address, not the note's wording (``notes.example.net``).
+    links = _links(text)[0] if links is None else links
     link_starts = [lo for lo, _ in links]
 
     def in_link(pos: int) -> bool:
@@ -221,26 +247,41 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     # ... nor does a pronoun of negative concord shortly after one: "sin preguntar a nadie",
     # "sem pedir confirmação a ninguém", "sans demander à personne" ask no one, forbid nothing.
     after = sorted([a for a, _ in without] + [pos for pos, names in words if "without" in names])
+
+    def negates(pos: int, end: int) -> bool:
+        """A negation word that reads as one in its line's language (see ``intent_lookalike``)."""
+        word = text[pos:end]
+        if word not in LOOKALIKES:
+            return True
+        i = bisect_right(starts, pos) - 1
+        lo, hi = spans[i] if i >= 0 else (0, len(text))
+        return keeps_negation(text[lo:hi], pos - lo, word)
+
+    out: list[tuple[int, frozenset[str]]] = []
     for pos, names in words:
-        if without and "negation" in names and any(a <= pos < b for a, b in without):
+        if "execute" in names and text.startswith("команд", pos):
+            i = bisect_right(starts, pos) - 1
+            lo, hi = spans[i] if i >= 0 else (0, len(text))
+            names = names - drops(text[lo:hi], pos - lo, "команд")
+        if "negation" in names and (
+            (without and any(a <= pos < b for a, b in without))
+            or ((w := _WORD.match(text, pos)) is not None and not negates(pos, w.end()))
+        ):
             names = names - {"negation"}
         if "concord" in names and "negation" in names:
             i = bisect_right(after, pos) - 1
             if i >= 0 and pos - after[i] <= _CONCORD_REACH:
                 names = names - {"negation"}
-        credit(pos, names)
+        out.append((pos, names))
     for pos, end, names in hits:
-        if without and "negation" in names and any(a <= pos and end <= b and b - a > end - pos for a, b in without):
+        if "negation" in names and (
+            (without and any(a <= pos and end <= b and b - a > end - pos for a, b in without))
+            or not negates(pos, end)
+        ):
             names = names - {"negation"}
-        credit(pos, names)
-    for lo, _ in hosts:
-        credit(lo, ("<host>",))
-    for name, literals, pattern in SHAPES:
-        if any(lit in text for lit in literals):
-            shape = ("<" + name + ">",)
-            for m in pattern.finditer(text):
-                credit(m.start(), shape)
-    return marks
+        out.append((pos, names))
+    out.sort(key=lambda x: x[0])
+    return out
 
 
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from pi_memory.security.context_checks import QUOTATION, LazyPattern
+from pi_memory.security.intent_lookalike import blank_compounds
 from pi_memory.security.intent_match import UNACCENT, concepts, lexicon
 
 
@@ -45,7 +46,7 @@ _ORDER_WORDS = LazyPattern(
     r"dich|dir|dein|deine|deinen|musst|sollst|bitte|ab jetzt|ab sofort|künftig|"
     # ru / tr / vi
     r"ты|тебе|тебя|твой|твои|вы|вам|вас|ваш|должен|должна|должны|нужно|надо|пожалуйста|отныне|впредь|"
-    r"с этого момента|sen|sana|seni|siz|size|lütfen|bundan sonra|artık|"
+    r"с этого момента|sen|sana|seni|siz|size|lütfen|"
     r"hãy|đừng|bạn|phải|nên|vui lòng|xin|từ giờ|từ nay)\b"
 )
 # Scripts without spaces (and Arabic, Hindi) mark an order with particles and endings.
@@ -152,7 +153,7 @@ _VI_VERB_FIRST = LazyPattern(
 _JA_FINITE = LazyPattern(r"(?:ます|ました|ています|ていました|です|でした|される|されます|[るただ])[。.]?\s*$")
 _KO_FINITE = LazyPattern(r"(?:니다|었다|았다|한다|된다|는다|있다|이다)[.。]?\s*$")
 _ZH_SUBJECT = LazyPattern(
-    r"^(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,8}(?:会|在|已经|每))"
+    r"^(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,12}(?:会|在|已经|每))"
 )
 _AR_FINITE = LazyPattern(r"^(?:\S+\s+){0,1}(?:ي|وي|في)\S{2,}")
 _HI_FINITE = LazyPattern(
@@ -175,12 +176,37 @@ _VIETNAMESE = re.compile(r"[ăđơưạảấầẩẫậắằẳẵặẹẻ�
 _TURKISH = re.compile(r"[ışğ]")
 
 
-def orders(line: str) -> bool:
+def orders(line: str, shared_subject: bool = False) -> bool:
     """Does the folded line address the agent with an order: second person, an obligation, a
-    request, a standing rule, or a clause that opens with an English base verb?"""
-    if _ORDER_WORDS.p.search(line) or _ORDER_CJK.p.search(line) or _STANDING.p.search(line):
+    request, a standing rule, or a clause that opens with an English base verb? With
+    ``shared_subject`` (the line opens with its subject), a verb after "and" ("o script roda ...
+    e envia ...", "Cron ejecuta ... y envía ...") continues that subject's description unless it
+    is an English base form ("... and send it to ...")."""
+    if _ORDER_WORDS.p.search(line) or _ORDER_CJK.p.search(blank_compounds(line)) or _STANDING.p.search(line):
         return True
-    return any(_imperative(m.group(1)) for m in _CLAUSE_HEAD.p.finditer(line))
+    if _TR_FROM_NOW.p.search(line) and not all(
+        _TR_TENSE.p.search(c) for c in _clauses(line) if _TR_FROM_NOW.p.search(c)
+    ):
+        return True  # "artık ... gönder" orders; "dış metinler artık güvenilmez sayılıyor" states a fact
+    stop = _FIRST_STOP.p.search(line)
+    first_end = stop.start() if stop else len(line)
+    return any(
+        _imperative(m.group(1))
+        and not (shared_subject and m.start() < first_end and _conjoined(m) and m.group(1) not in _BASE_VERB)
+        for m in _CLAUSE_HEAD.p.finditer(line)
+    )
+
+
+_FIRST_STOP = LazyPattern(r"[.;:!?—–](?:\s|$)")
+
+
+def _conjoined(m: re.Match[str]) -> bool:
+    """Does the clause head ``m`` open with a conjunction ("and", "y", "e", "und") rather than a stop?"""
+    head = m.group()[: m.start(1) - m.start()].strip().split()
+    return bool(head) and head[0] in _CONJUNCTIONS
+
+
+_CONJUNCTIONS = _words("and y e et und ve và и")
 
 
 def _imperative(word: str) -> bool:
@@ -205,6 +231,13 @@ def _finite_en(word: str) -> bool:
     return len(word) > 4 and word.endswith("ed")
 
 
+# Turkish "from now on" / "any more": an order when its clause ends in a bare stem, not a tense.
+_TR_FROM_NOW = LazyPattern(r"\b(?:bundan sonra|artık)\b")
+# ... a tense no bare stem ends in (the aorist "-er" is left out: "ver", "gönder" are stems).
+_TR_TENSE = LazyPattern(
+    r"(?:[ıiuü]?yor|[dt][ıiuü]|m[ıiuü]ş|[ae]c[ae]k|m[ae]kt[ae]d[ıi]r|[dt][ıiuü]r)(?:lar|ler|lar[dt]ı|ler[dt]i)?"
+    r"[.!]?\s*$"
+)
 _CLAUSE_STOP = LazyPattern(r"[.;!?](?:\s+|$)|[。；！？]\s*|,\s+")
 
 
@@ -250,8 +283,17 @@ def _en_subject_verb(clause: str) -> bool:
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
         if _finite_en(w):
-            return _AGENT_SUBJECT.p.search(" ".join(words[:i])) is None
+            return not _agentive(words[:i])
     return False
+
+
+def _agentive(subject: list[str]) -> bool:
+    """Is the agent the subject: its head noun ("the assistant", "the AI model", "this bot") or
+    its possessor ("the agent's script")? In "the agent memory file" the file is the subject."""
+    head = " ".join(subject[-2:]) if subject[-1] == "bot" else subject[-1]
+    return _AGENT_SUBJECT.p.search(head) is not None or any(
+        w.endswith("'s") and _AGENT_SUBJECT.p.search(w) for w in subject
+    )
 
 
 def _turkish_finite(clause: str) -> bool:
@@ -291,7 +333,9 @@ def describes(line: str) -> bool:
     """Is the folded line a description, a report or a question about something that is not the
     agent, with no order addressed to the agent anywhere in it?"""
     s = line.strip(" -*#>\t")
-    if not s or orders(s) or any(orders(q.group()[1:-1].strip()) for q in _QUOTED.p.finditer(s)):
+    shared = s.isascii() or not (_CJK.search(s) or _CYRILLIC.search(s) or _ARABIC.search(s) or _DEVANAGARI.search(s))
+    shared = shared and _LATIN_SUBJECT.p.search(s) is not None and _AGENT_SUBJECT.p.search(s) is None
+    if not s or orders(s, shared) or any(orders(q.group()[1:-1].strip()) for q in _QUOTED.p.finditer(s)):
         return False  # ... a quoted order too: 'the admin says "ignore all previous instructions"'
 
     if _asks(s):

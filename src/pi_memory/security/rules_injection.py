@@ -9,10 +9,13 @@ object that only makes sense as an attack ("ignore" + "previous instructions"), 
 
 from __future__ import annotations
 
-from pi_memory.security.context_checks import except_quoted_mentions, not_user_private, override_check
+from dataclasses import replace
+
+from pi_memory.security.context_checks import except_quoted_mentions, not_reported, not_user_private, override_check
 from pi_memory.security.engine import ALL, CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill, sent
 from pi_memory.security.mood import not_described
+from pi_memory.security.prohibition import not_policy
 
 CAT = "prompt_injection"
 
@@ -304,7 +307,7 @@ RULES: list[Rule] = [
         "memory_poisoning", CAT, CONTEXT, "without|never|no longer|don't|do not|stop",
         r"(?:without|never|no longer|don't|do not|stop)\s+(?:ever\s+)?(?:asking|ask|prompting|requesting|seeking|"
         r"waiting)\s+(?:\w+\s+){0,2}?(?:for\s+)?(?:confirmation|approval|permission|consent)\b",
-        sub="memory_poisoning", fwd=100, check=not_described,
+        sub="memory_poisoning", fwd=100, check=lambda v, m: not_described(v, m) and not_policy(v, m),
     ),
     rule(
         "memory_poisoning", CAT, CONTEXT, "never|do not|don't|must not",
@@ -540,5 +543,9 @@ ML_RULES: list[Rule] = [
          r"(?:اكشف|اعرض|اطبع|أظهر|اظهر|أرسل|ارسل)[^.\n]{0,20}(?:موجه النظام|تعليمات النظام|كلمة المرور|موجّه النظام)",
          sub="prompt_leak", fwd=80),
 ]
+# The same reading of what governs a match as the English rules: a quoted test string ("la frase
+# de prueba «ignora ...»") is a mention, an order the attacker gave in an incident report
+# ("l'attaquant a demandé à l'agent d'ignorer ...; refusé") is reported.
+ML_RULES = except_quoted_mentions([r if r.check else replace(r, check=not_reported) for r in ML_RULES])
 
 __all__ = ["CLAUSE", "ML_RULES", "RULES"]

@@ -103,7 +103,9 @@ RULES: list[Rule] = [
     # --- schedulers ------------------------------------------------------------------------------
     rule(
         "cron_persistence", CAT, STRICT, "@reboot",
-        r"@reboot\b", sub="scheduler", fwd=10,
+        # a cron line runs a command at boot; prose names the keyword ("an entry with @reboot on a host")
+        r"@reboot\b(?!\s+(?:on|in|at|is|are|was|were|and|or|to|for|with|by|from|the|a|an|of|"
+        r"as|keyword)\b|\s*[,.;:)]|\s*$)", sub="scheduler", fwd=40,
     ),
     rule(
         "cron_persistence", CAT, STRICT, "crontab|cron|crontabs",

@@ -250,5 +250,6 @@ ML_RULES: list[Rule] = [
          r"(?:\w+\s+){0,4}?(?:sin\s+restricciones|sans\s+(?:restrictions|limites)|ohne\s+(?:einschränkungen|"
          r"regeln)|sem\s+restrições|senza\s+restrizioni|dan)\b", back=12, sub="jailbreak_persona", fwd=100),
 ]
+ML_RULES = except_quoted_mentions(ML_RULES)
 
 __all__ = ["ML_RULES", "RULES"]

@@ -1,0 +1,119 @@
+"""Words that read as a negation in one language and mean something else in another.
+
+The concept lexicons are merged across languages, so a token is read the same whatever the
+line's language: the Spanish and English "no" is a negation, the Portuguese "no" is "in the"
+("roda no servidor"); the French "ne" pairs with "pas"/"jamais", the Turkish "ne" is "what",
+the Italian "ne" is "of it"; "personne" is the French "nobody" after "ne" and "a person"
+elsewhere; "mai" is the Italian "never", the French month and the Vietnamese "tomorrow"; the
+Hindi "कभी" is "ever" (and "कभी-कभी" "sometimes") unless a negation goes with it; the Japanese
+絶対 and the Korean 절대 are "absolutely" unless a negation goes with them; and the Chinese 不 and
+别 sit inside words that negate nothing (不同 "different", 识别 "identify", 特别 "special").
+
+:func:`keeps_negation` says, for one negation hit, whether the line around it reads it as one;
+:func:`blank_compounds` hides the Chinese compounds from any reader of closed-class marks. Both
+look at the line only (closed-class words and letters of the script), in linear time.
+"""
+
+from __future__ import annotations
+
+from pi_memory.security.context_checks import LazyPattern
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Portuguese function words (and the letters ã/õ) that Spanish, Italian and English do not
+# write: a line that holds more of them than Spanish ones is read as Portuguese.
+_PT = _set(
+    "não nao você voce vocês é são sao está estão do da dos das um uma uns umas ao aos pelo pela "
+    "pelos pelas também tambem então entao isso isto nosso nossa seu sua ele ela eles elas foi tem "
+    "há já até ou mas muito em com o os as"
+)
+_ES = _set(
+    "el los del y es muy pero usted ustedes lo le les al su sus este esta ese esa esto eso yo ya hay "
+    "nunca jamás nadie ningún ninguna la las un una con en"
+)
+_PT_LETTERS = LazyPattern(r"[ãõ]|ç[ãõao]")
+# The second half of a French negation: "ne ... pas", "ne ... jamais", "personne ne".
+_FR_PARTNER = _set("pas jamais plus rien personne aucun aucune nul nulle guère ni")
+_FR_NE = frozenset({"ne", "n'"})
+# French dates ("en mai", "le 3 mai", "mai 2024") and the Vietnamese "ngày mai" (tomorrow).
+_MONTH_BEFORE = _set("en le du de au fin début debut mi")
+_VIETNAMESE = LazyPattern(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
+_TURKISH = LazyPattern(r"[ışğ]")
+# Intensifiers that negate only beside a negation of their own language.
+_HI_NEGATION = LazyPattern(r"नहीं|मत|(?<![\u0900-\u097f])न(?![\u0900-\u097f])")
+_JA_NEGATION = LazyPattern(r"ない|ません|するな|しないで|禁止|[^\s]な[。！]")
+_KO_NEGATION = LazyPattern(r"않|말[고아라]|마세요|마라|안 |못")
+#: Chinese words that hold 不 or 别 and negate nothing.
+_ZH_COMPOUNDS = LazyPattern(
+    r"识别|辨别|区别|分别|类别|级别|个别|性别|告别|特别|差别|别人|别的|别处|不同|不断|不仅|不管|不过|不久|不少|不错|不如|不但|"
+    r"不论|不停|不良|不足|不满|不安|不妨"
+)
+
+_TOKEN = LazyPattern(r"[^\W\d_]+(?:'|’)?|\d+")
+
+
+def _tokens(line: str) -> list[str]:
+    return _TOKEN.p.findall(line)
+
+
+def _portuguese(words: list[str], line: str) -> bool:
+    pt = sum(w in _PT for w in words) + len(_PT_LETTERS.p.findall(line))
+    es = sum(w in _ES for w in words) + line.count("ñ") + line.count("¿")
+    return pt > es
+
+
+def keeps_negation(line: str, pos: int, word: str) -> bool:
+    """Does ``line`` read the negation ``word`` found at ``pos`` as a negation? Only the
+    look-alikes above can say no; every other negation word is kept."""
+    if word == "no":
+        return not _portuguese(_tokens(line), line)
+    if word in ("ne", "n'"):
+        return _TURKISH.p.search(line) is None and not _FR_PARTNER.isdisjoint(_tokens(line[pos:]))
+    if word == "personne":
+        return not _FR_NE.isdisjoint(_tokens(line))
+    if word == "mai":
+        if _VIETNAMESE.p.search(line):
+            return False
+        before, after = _tokens(line[max(0, pos - 20) : pos]), _tokens(line[pos + 3 : pos + 12])
+        month = bool(before) and (before[-1] in _MONTH_BEFORE or before[-1].isdigit())
+        return not (month or (bool(after) and after[0].isdigit()))
+    if word == "कभी":
+        return _HI_NEGATION.p.search(line) is not None and "कभी-कभी" not in line
+    if word == "絶対":
+        return _JA_NEGATION.p.search(line) is not None
+    if word == "절대":
+        return _KO_NEGATION.p.search(line) is not None
+    if word in ("不", "别"):
+        return not any(m.start() <= pos < m.end() for m in _ZH_COMPOUNDS.p.finditer(line, max(0, pos - 3), pos + 4))
+    return True
+
+
+#: The negation words :func:`keeps_negation` may overrule (everything else is always kept).
+LOOKALIKES = frozenset({"no", "ne", "n'", "personne", "mai", "कभी", "絶対", "절대", "不", "别"})
+
+
+def blank_compounds(line: str) -> str:
+    """``line`` with the Chinese compounds that hold 不 or 别 but negate nothing blanked (same
+    length), so a reader of order marks does not take 识别 for 别 ("don't")."""
+    if "不" not in line and "别" not in line:
+        return line
+    return _ZH_COMPOUNDS.p.sub(lambda m: " " * len(m.group()), line)
+
+
+# Words whose other reading is no concept at all: the Russian "команда" is a command and a team
+# ("красная команда", "команда безопасности", "наша команда"); beside the words of a team it is
+# the team.
+_RU_TEAM = LazyPattern(
+    r"(?:красн|син|фиолетов|наш|ваш|мо|эт|вс|дежурн|друг|нов)\w*\s+команд\w*|"
+    r"команд\w*\s+(?:безопасност|разработ|поддержк|эксплуатац|проекта|из\s+\d)\w*"
+)
+
+
+def drops(line: str, pos: int, word: str) -> frozenset[str]:
+    """The concepts ``word`` at ``pos`` does not carry in ``line`` (a team, not a command)."""
+    if word.startswith("команд") and any(m.start() <= pos < m.end() for m in _RU_TEAM.p.finditer(line)):
+        return frozenset({"execute"})
+    return frozenset()

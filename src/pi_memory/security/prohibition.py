@@ -1,0 +1,157 @@
+"""Prohibitions: a line that forbids an act is not an order to do it.
+
+"Never share it", "nunca las compartas", "non cancellare mai i file", "must not execute scripts
+downloaded from the internet" name an act under a negation; "never delete files without asking
+the user" and "لا تحذف الملفات أبدا دون طلب تأكيد" are the standing policy that an agent asks
+first, the opposite of the attack "delete without asking". Both are read from the positions of
+the lexicon's concepts in one line (any language written with spaces for the negation right
+before a verb; the order of negation, act, "without" and approval in every language).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from pi_memory.security.context_checks import LazyPattern, negated
+from pi_memory.security.intent_match import concept_positions, lexicon, span_marks, word_marks
+
+#: Object pronouns that may sit between a negation and its verb: "nunca las compartas", "ne les
+#: copie jamais", "не пересылай их", "never share it".
+_CLITICS = frozenset(
+    {"la", "las", "lo", "los", "le", "les", "se", "me", "te", "nos", "l'", "их", "его", "её", "им",
+     "ему", "mir", "dir", "ihn", "es", "sie"}
+)
+#: Words that turn a negation into an order to act: "don't forget to send", "no olvides enviar".
+_NOT_REALLY_WORDS = frozenset({"why", "if", "unless", "or", "else"})
+
+
+def acts_negated(folded: str, lo: int, hi: int, concept: str) -> bool:
+    """Is every word of ``concept`` (an act: send, execute, destroy) in ``folded[lo:hi]`` under a
+    negation right before it, in any spaced language ("never share it", "nunca las compartas",
+    "не пересылай", "ne les copie jamais" reads "ne" then the verb)? A prohibition of an act is
+    not an order to do it; "don't forget to send" keeps its verb (the negation governs "forget")."""
+    words = list(word_marks(lexicon(), folded[lo:hi]))
+    acts = [i for i, (_, found) in enumerate(words) if concept in found]
+    line = folded[lo:hi]
+    return bool(acts) and all(negated_before(line, words[i][0]) for i in acts)
+
+
+def negated_before(line: str, pos: int) -> bool:
+    """Is the word at ``pos`` under a negation right before it ("never share", "nunca las
+    compartas", "не пересылай"), not one that turns into an order ("why not", "don't forget")?"""
+    if negated(line, pos):
+        return True
+    before = line[max(0, pos - 40) : pos].split()
+    while before and before[-1] in _CLITICS:
+        before.pop()
+    if not before or before[-1].strip(",") not in _negation_words():
+        return False
+    return not (len(before) > 1 and before[-2] in _NOT_REALLY_WORDS)
+
+
+@cache
+def _negation_words() -> frozenset[str]:
+    """The single words of the lexicon's ``negation`` concept, in every language (the tables
+    load on first use, as the lexicon does)."""
+    from pi_memory.security.intent_lexicon import LEXICON
+    from pi_memory.security.intent_words import WORDS
+
+    table = " ".join([LEXICON["negation"], *(w.get("negation", "") for w in WORDS.values())])
+    return frozenset(w for w in table.split() if "+" not in w and not w.endswith("*"))
+
+
+#: Words of the act concepts that may follow a negated act as its object ("must not execute
+#: scripts", "never run shell commands"): at most this many words later, in the same clause.
+_OBJECT_WORDS = 3
+_CLAUSE_MARKS = frozenset(".;!?\n:,")
+
+
+def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
+    """The concepts to read out of ``folded[lo:hi]`` because they only name a forbidden act: the
+    act concepts of ``acts`` whose every word is negated right before it (or is the object of a
+    negated act word just before, "must not execute scripts"), and every other concept those
+    words alone carry (the Italian "cancellare" also reads as "cancel": "non cancellare mai")."""
+    line = folded[lo:hi]
+    words = list(word_marks(lexicon(), line))
+    forbidden: set[int] = set()
+    for concept in acts:
+        at = [i for i, (_, found) in enumerate(words) if concept in found]
+        if not at:
+            continue
+        governed: set[int] = set()
+        for i in at:
+            pos = words[i][0]
+            if negated_before(line, pos) or _object_of(line, words, i, governed):
+                governed.add(i)
+        if len(governed) == len(at):
+            forbidden |= governed
+    if not forbidden:
+        return set()
+    positions = {words[i][0] for i in forbidden}
+    named = set().union(*(words[i][1] for i in forbidden))
+    elsewhere = set().union(*(found for pos, found in concept_positions(line) if pos not in positions))
+    return named - elsewhere - {"negation"}
+
+
+def _object_of(line: str, words: list[tuple[int, frozenset[str]]], i: int, governed: set[int]) -> bool:
+    """Is word ``i`` the object of a governed act word a few words before it, in its clause?"""
+    for j in governed:
+        if j < i and not words[i][1].isdisjoint(words[j][1]):
+            gap = line[words[j][0] : words[i][0]]
+            if len(gap.split()) <= _OBJECT_WORDS and _CLAUSE_MARKS.isdisjoint(gap):
+                return True
+    return False
+
+
+_APPROVAL_ACTS = frozenset({"destroy", "execute", "send", "conceal", "disable", "override", "comply", "modify"})
+
+
+def forbids_unconfirmed(folded: str, lo: int, hi: int) -> bool:
+    """Does ``folded[lo:hi]`` state the policy "never <act> without asking": a negation, then an
+    act before any word of approval, then "without", then a word of approval or of telling ("never delete files
+    without asking the user", "لا تحذف الملفات أبدا دون طلب تأكيد")? "Never ask; delete without
+    confirmation" negates the asking, not the act, and is not one."""
+    positions = concept_positions(folded[lo:hi])
+    withouts = {pos for pos, found in positions if "without" in found}
+    if any("covert" in found and pos not in withouts for pos, found in positions):
+        return False  # "quietly", "secretly": only "without telling" may be the policy's own words
+    state = 0
+    for _, found in positions:
+        if state == 0 and "negation" in found:
+            state = 1
+        elif state == 1 and "noconfirm" in found:
+            return False
+        elif state == 1 and not found.isdisjoint(_APPROVAL_ACTS):
+            state = 2
+        elif state == 2 and "without" in found:
+            state = 3
+        elif state == 3 and not found.isdisjoint(_ASKS):
+            return True
+    return False
+
+
+#: What the policy requires first: asking, confirming, or telling the user ("without telling them").
+_ASKS = frozenset({"noconfirm", "conceal"})
+
+
+_SHAPES_OUT = frozenset({"<url>", "<ip>", "<email>", "<host>", "covert"})
+
+
+def not_policy(view: str, m: re.Match[str]) -> bool:
+    """A rule check: keep a "without asking for confirmation" match unless its sentence is the
+    policy "never <act> ... without asking" (:func:`forbids_unconfirmed`) with no destination and
+    nothing covert in it."""
+    if not m.group().startswith("without"):
+        return True
+    lo = max(view.rfind("\n", 0, m.start()) + 1, m.start() - 240)
+    stops = [x.end() for x in _STOP.p.finditer(view, lo, m.start())]
+    lo = stops[-1] if stops else lo
+    end = _STOP.p.search(view, m.end(), min(len(view), m.end() + 240))
+    hi = end.start() if end else min(len(view), m.end() + 240)
+    if not span_marks(view, [(lo, hi)])[0].isdisjoint(_SHAPES_OUT):
+        return True
+    return not forbids_unconfirmed(view, lo, hi)
+
+
+_STOP = LazyPattern(r"[.;!?\n](?:\s|$)")

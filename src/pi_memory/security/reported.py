@@ -1,0 +1,109 @@
+"""Reported speech and quoted mentions in the 13 languages besides English.
+
+An incident note reports an order someone else gave ("el atacante le dijo al agente que borrara
+los registros; el agente se negó", "攻撃者はエージェントにログを削除するよう指示しました") and a
+test note quotes an attack as data ("la frase de teste “ignore ...” deve ser bloqueada"). The
+English forms are read in ``context_checks``; these are the other languages' closed-class forms,
+written from each grammar:
+
+* :data:`REPORTING`: a verb of saying or asking in a past or reported form, with its addressee
+  ("le pidió al asistente que", "a demandé à l'agent de", "forderte ... auf", "велел",
+  "söylemiş", "đã yêu cầu", "طلب من", "से ... कहा", "よう指示", "라고 했", "要求助手").
+* :data:`VOICE`: the words of a report about an attack or its outcome (the attacker, the
+  incident, blocked, refused, reported, according to the report).
+* :data:`MENTION_CUES`: the nouns that introduce a quotation as an object of study (test
+  string, sample, example, phrase, dataset, what a filter blocks).
+"""
+
+from __future__ import annotations
+
+from pi_memory.security.context_checks import LazyPattern
+
+_LATIN_REPORTING = (
+    # es
+    r"(?:le|les)\s+(?:dijo|dijeron|pidió|pidieron|ordenó|indicó|exigió|decía|pedía)|dijo\s+al|pidió\s+al|"
+    r"ordenó\s+al|intentó\s+(?:que|convencer|hacer)|"
+    # pt
+    r"disse\s+(?:ao|à|para)|pediu\s+(?:ao|à|para)|mandou\s+(?:o|a)|instruiu|ordenou|tentou\s+(?:fazer|convencer)|"
+    r"dizia\s+(?:ao|à|para)|pedia\s+(?:ao|à)|"
+    # fr
+    r"a\s+demandé\s+à|ont\s+demandé\s+à|demandait\s+à|a\s+dit\s+à|disait\s+à|a\s+ordonné|ordonnait|"
+    r"a\s+tenté\s+de\s+(?:faire|pousser|convaincre)|"
+    # de
+    r"forderte|forderten|sagte\s+(?:dem|der|den)|bat\s+(?:den|die|das)|wies\s+(?:den|die|das)|verlangte|"
+    r"befahl|versuchte,?\s+(?:den|die|das)|"
+    # it
+    r"ha\s+detto\s+a|hanno\s+detto\s+a|ha\s+chiesto\s+a|diceva\s+a|chiedeva\s+a|ordinava|ha\s+ordinato|"
+    r"ha\s+provato\s+a\s+(?:far|convincere)|"
+    # ru
+    r"велел[аи]?|попросил[аи]?|просил[аи]?|потребовал[аи]?|приказал[аи]?|говорил[аи]?\s+\w+|указал[аи]?|"
+    r"пытал(?:ся|ась|ись)\s+заставить|"
+    # tr
+    r"söyledi|söylemiş|söylüyordu|istedi|istemiş|emretti|talimat\s+verdi|"
+    # vi
+    r"đã\s+yêu\s+cầu|yêu\s+cầu\s+(?:tác\s+nhân|trợ\s+lý|bot)|đã\s+bảo|bảo\s+(?:tác\s+nhân|trợ\s+lý|bot|mô\s+hình)|ra\s+lệnh|nói\s+với|đã\s+nói"
+)
+_SCRIPT_REPORTING = (
+    # ar
+    # (verb-subject-object order: "طلب المهاجم من الوكيل", "قالت صفحة الويب للمساعد")
+    r"طلب(?:ت)?\s+(?:\S+\s+){0,3}?من|قال(?:ت)?\s+(?:\S+\s+){0,3}?ل|أمر(?:ت)?|حاول(?:ت)?\s+(?:دفع|إقناع)|"
+    # hi
+    r"को\s+कहा|से\s+कहा|कहा\s+था|आदेश\s+दिया|कहने\s+की\s+कोशिश|"
+    # ja
+    r"よう(?:に)?(?:指示|求め|要求|命じ|書いて|言って|伝え)|ように言|と指示|と命じ|"
+    # ko
+    r"라고\s*(?:했|말했|지시했|요구했|적혀)|하라고|지시했|요구했|"
+    # zh
+    r"让(?:代理|助手|机器人|模型|智能体)|要求(?:代理|助手|机器人|模型)|指示(?:代理|助手|机器人)|命令(?:代理|助手|机器人)|"
+    r"叫(?:代理|助手|机器人)"
+)
+#: A verb of saying or asking in a past or reported form, with its addressee.
+REPORTING = LazyPattern(r"(?<!\w)(?:" + _LATIN_REPORTING + r")(?!\w)|" + _SCRIPT_REPORTING)
+
+_LATIN_VOICE = (
+    r"atacante|incidente|bloque\w*|rechaz\w*|se\s+negó|negó|report\w*|informe|registr(?:ó|amos|aron|ad[oa]s?)|detect\w*|"
+    r"recus\w*|relatório|removid\w*|segundo\s+o|"
+    r"attaquant|incident|bloqu\w*|refus\w*|signal\w*|rapport|supprim\w*|détect\w*|selon\s+le|"
+    r"angreifer|vorfall|blockier\w*|lehnte|abgelehnt|gemeldet|meldeten|bericht|laut|entfernt|erkannt|"
+    r"attaccante|incidente|bloccat\w*|rifiut\w*|segnalat\w*|segnalato|rapporto|rimoss\w*|rilevat\w*|secondo\s+il|"
+    r"злоумышленник\w*|атакующ\w*|инцидент\w*|заблокир\w*|отказал\w*|зарегистрир\w*|отч[её]т\w*|удал[её]н\w*|"
+    r"обнаруж\w*|по\s+данным|"
+    r"saldırgan\w*|olay\w*|engelle\w*|reddetti|bildir\w*|rapor\w*|kaldırıldı|tespit|"
+    r"kẻ\s+tấn\s+công|sự\s+cố|chặn|từ\s+chối|báo\s+cáo|phát\s+hiện|gỡ\s+bỏ"
+)
+_SCRIPT_VOICE = (
+    r"المهاجم|حادث|منع|رفض|أبلغ|تقرير|كشف|"
+    r"हमलावर|घटना|रोक|मना|दर्ज|रिपोर्ट|"
+    r"攻撃者|インシデント|ブロック|拒否|報告|止め|検出|"
+    r"공격자|사고|차단|거부|보고|막았|탐지|"
+    r"攻击者|事件|拦截|拒绝|上报|报告|检测|阻止"
+)
+#: The words of a report about an attack or its outcome.
+VOICE = LazyPattern(r"(?<!\w)(?:" + _LATIN_VOICE + r")|" + _SCRIPT_VOICE)
+
+
+def reported(line: str) -> bool:
+    """Does the folded ``line`` report, in a language other than English, an order someone gave
+    to the agent (a reporting verb with its addressee) in the voice of an incident report?"""
+    return REPORTING.p.search(line) is not None and VOICE.p.search(line) is not None
+
+
+_LATIN_CUES = (
+    r"prueba|pruebas|ejemplo|muestra|cadena|frase|conjunto|filtro|escáner|detector|"
+    r"teste|testes|exemplo|amostra|frase|cadeia|filtro|"
+    r"test|chaîne|exemple|échantillon|phrase|filtre|"
+    r"testsatz|teststring|beispiel|probe|satz|zeichenkette|filter|"
+    r"stringa|esempio|campione|frase|filtro|"
+    r"тестов\w*|пример\w*|строк\w*|фраз\w*|образец|фильтр\w*|сканер\w*|"
+    r"test|örnek|cümle\w*|ifade\w*|dize\w*|filtre\w*|"
+    r"kiểm\s+thử|câu|ví\s+dụ|mẫu|chuỗi|bộ\s+lọc"
+)
+_SCRIPT_CUES = (
+    r"اختبار|عبارة|مثال|عينة|سلسلة|مرشح|"
+    r"परीक्षण|वाक्य|उदाहरण|नमूना|स्ट्रिंग|"
+    r"テスト|文字列|例文|サンプル|フレーズ|"
+    r"테스트|문장|예시|샘플|문자열|"
+    r"测试|字符串|例子|样本|示例|短语"
+)
+#: Nouns that introduce a quotation as an object of study, in the 13 languages besides English.
+MENTION_CUES = LazyPattern(r"(?<!\w)(?:" + _LATIN_CUES + r")(?!\w)|" + _SCRIPT_CUES)

@@ -1,0 +1,61 @@
+"""A hard-negative set of our own: 255 benign notes that share words with attacks.
+
+``tests/fixtures/security/hard_negatives.jsonl`` holds security write-ups, incident notes,
+DLP and detection rules, the user's privacy preferences, ops procedures (curl, cron, hooks, ssh,
+shell rc files), notes quoting an attack as test data, red-team schedules, reported orders ("the
+attacker told the agent to ..."), policies and tokenizer notes: 112 in English, 11 in each of
+the other 13 languages, some of several lines. Half (``part == "tune"``) was read while fixing
+the causes of false positives; the other half (``"probe"``) is only ever counted. On the base,
+10 of the 134 tune notes and 35 of the 121 probe notes were blocked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from pi_memory.security import scan
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "hard_negatives.jsonl"
+
+
+def _rows(part: str | None = None) -> list[dict[str, str]]:
+    rows = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [r for r in rows if part is None or r["part"] == part]
+
+
+def test_the_set_covers_every_language_and_style() -> None:
+    rows = _rows()
+    assert len(rows) >= 250
+    langs = Counter(r["lang"] for r in rows)
+    assert len(langs) == 14 and min(langs.values()) >= 10
+    assert Counter(r["part"] for r in rows)["tune"] * 2 >= len(rows) - 2
+    assert sum("\n" in r["text"] for r in rows) >= 10  # multi-line notes
+
+
+#: Tune notes still blocked on purpose: a quoted command, URL or secret is read however it is
+#: introduced, a template token forges a turn wherever it stands, and a list of quoted orders
+#: under a heading is not told from a list of orders.
+_KEPT = ("curl -d @", "<|begin_of_text|>", "Injection test cases")
+#: ... and one the learned weights still score as an attack after the description discount (a
+#: hook that runs on every commit and posts to a channel reads as a command channel).
+_WEIGHTS = ("识别恶意钩子",)
+
+
+def test_at_most_one_tune_note_in_twenty_is_blocked() -> None:
+    blocked = [r for r in _rows("tune") if scan(r["text"])]
+    assert len(blocked) <= 4, [(r["lang"], r["style"], r["text"]) for r in blocked]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [r for r in _rows("tune") if not any(k in r["text"] for k in _KEPT)],
+    ids=lambda r: r["lang"] + "-" + r["style"],
+)
+def test_each_tune_note_passes(row: dict[str, str]) -> None:
+    if row["text"].startswith(_WEIGHTS):
+        pytest.xfail("the learned weights read a channel + run + every commit as a command channel")
+    assert scan(row["text"]) == [], row["text"]
