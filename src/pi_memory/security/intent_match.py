@@ -199,12 +199,12 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
             marks[i].update(names)
 
     links, hosts = _links(text)
-    for pos, names in concept_positions(text, spans, links):
+    if not text.isascii():
+        text = text.translate(UNACCENT)  # once for the words and the shapes (same length)
+    for pos, names in concept_positions(text, spans, links, unaccented=True):
         credit(pos, names)
     for lo, _ in hosts:
         credit(lo, ("<host>",))
-    if not text.isascii():
-        text = text.translate(UNACCENT)
     for name, literals, pattern in SHAPES:
         if any(lit in text for lit in literals):
             shape = ("<" + name + ">",)
@@ -214,12 +214,17 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
 
 
 def concept_positions(
-    text: str, spans: list[tuple[int, int]] | None = None, links: list[tuple[int, int]] | None = None
+    text: str,
+    spans: list[tuple[int, int]] | None = None,
+    links: list[tuple[int, int]] | None = None,
+    *,
+    unaccented: bool = False,
 ) -> list[tuple[int, frozenset[str]]]:
     """``(position, concepts)`` of every lexicon word and phrase of ``text`` outside its links,
     in order of position; a negation is dropped where it does not negate (inside a "without"
     word, or a look-alike its line's language reads otherwise, ``intent_lookalike``). ``spans``
-    are the lines a look-alike is judged in (default: the whole text)."""
+    are the lines a look-alike is judged in (default: the whole text); ``unaccented`` says the
+    caller has already folded the accents away (``span_marks``)."""
     spans = spans or [(0, len(text))]
     starts = [lo for lo, _ in spans]
     # Words inside a link are its address, not the note's wording (``notes.example.net``).
@@ -231,7 +236,7 @@ def concept_positions(
         return i >= 0 and pos < links[i][1]
 
     lex = lexicon()
-    if not text.isascii():
+    if not unaccented and not text.isascii():
         text = text.translate(UNACCENT)  # same length: spans and positions still hold
     words = [(pos, names) for pos, names in word_marks(lex, text) if not (links and in_link(pos))]
     hits = [
