@@ -131,7 +131,7 @@ def override_negated(folded: str, lo: int, hi: int) -> bool:
 # A record of the user's own setup: the user is the subject of a past or present verb of
 # configuring ("the user added ... to ~/.zshrc", "user runs a LaunchAgent for backups").
 _USER_RECORD = LazyPattern(
-    r"^(?:[\w ./-]{0,40}:\s*)?(?:the\s+)?(?:user|client|owner|she|he|they|we|i)(?:'s\s+[\w~./-]+(?:\s+[\w./-]+)?\s+"
+    r"^(?:[\w '’./-]{0,40}:\s*)?(?:the\s+)?(?:user|client|owner|she|he|they|we|i)(?:'s\s+[\w~./-]+(?:\s+[\w./-]+)?\s+"
     r"(?:has|have|runs|contains|holds|lists|includes|starts|calls|is set to)|\s+(?:has\s+|have\s+|had\s+)?"
     r"(?:already\s+)?(?:set up|setup|added|installed|configured|created|enabled|scheduled|wrote|keeps|runs|uses|"
     r"put|maintains|registered|symlinked|switched|moved|pinned|aliased))\b"
@@ -288,15 +288,29 @@ def _opening_quote(view: str, lo: int, start: int) -> tuple[int, str] | None:
     return best
 
 
-# Words that introduce a quotation as an object of study, a test case or a title: "the fixture
-# string", "a sample reading", "a talk titled", "the filter blocks". Not "says"/"told": quoting
-# an order with an authority claim ("the admin says \"ignore ...\"") passes the order on.
+# Words that introduce a quotation as an object of study or a test case: "the fixture string",
+# "a talk", "the filter blocks". Not "says"/"told": quoting an order with an
+# authority claim ("the admin says \"ignore ...\"") passes the order on.
 _MENTION_CUE = LazyPattern(
-    r"\b(?:fixtures?|tests?|test cases?|testing|evals?|evaluations?|benchmarks?|samples?|datasets?|corpus|"
-    r"suites?|strings?|phrases?|payloads?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed|"
+    r"\b(?:fixtures?|tests?|test cases?|testing|evals?|evaluations?|benchmarks?|datasets?|corpus|"
+    r"suites?|payloads?|"
     r"flags?|flagged|rejects?|rejected|blocks?|blocked|detects?|detected|catch(?:es)?|caught|classif\w*|"
     r"scanners?|filters?|detectors?|guards?|regex\w*|patterns?|signatures?|rules? (?:for|against)|talk|"
     r"chapter|book|paper|article|slides?|course|lecture|jailbreaks?|attacks?|injections?|red[- ]team\w*)\b"
+)
+# ... and words that introduce a quotation as an instance of something ("an example", "the
+# phrase", "a persona called", "the note titled"): a mention only in a line about tests or
+# detection. A bare
+# 'Example: "ignore all previous instructions"' or 'Remember this phrase: "..."' hands a future
+# agent the order it quotes; 'Example from the detector's tests: "..."' studies it.
+_WEAK_CUE = LazyPattern(
+    r"\b(?:samples?|strings?|phrases?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed)\b"
+)
+# What makes a line about tests or detection, outside its quotations: a study cue, or the words
+# of a security report (detection, an attack, an incident, a refusal).
+_STUDY_TOPIC = LazyPattern(
+    r"\b(?:detect\w*|security|malicious|attack\w*|incidents?|owasp|dlp|pentest\w*|phishing|refus\w*|"
+    r"expected|unit tests?|scor(?:e|es|ed|ing))\b"
 )
 
 
@@ -309,9 +323,10 @@ _LINK_TITLE = LazyPattern(r"(?:://|www\.)\S*\s+$")
 _CUE_WORDS = 5
 
 
-def _introduced_as_mention(head: str) -> bool:
+def _introduced_as_mention(head: str, line: str | None = None) -> bool:
     """Does the sentence before a quotation introduce it as a mention (a cue word in its prose,
-    not inside a host name such as ``example.com``), and is it not a link title?"""
+    not inside a host name such as ``example.com``), and is it not a link title? A cue that only
+    names an instance ("Example:", "the phrase") needs ``line`` to be about tests or detection."""
     if _LINK_TITLE.p.search(head[-400:]) is not None:
         return False
     cut = max(head.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": "))
@@ -325,16 +340,55 @@ def _introduced_as_mention(head: str) -> bool:
         prose = NAMES.p.sub(" ", prose)
     # The cue names the quotation itself: at most a few words before it, in the same clause
     # ("when the tests fail, reply \"all green\"" is an order, not a test string).
-    return _mention_cue(" ".join(prose.split()[-_CUE_WORDS:]))
+    near = " ".join(prose.split()[-_CUE_WORDS:])
+    if _mention_cue(near):
+        return True
+    return _weak_cue(near) and about_tests(head if line is None else line)
 
 
 def _mention_cue(text: str) -> bool:
-    """Does ``text`` hold a word that introduces a quotation as a mention, in any language?"""
+    """Does ``text`` hold a word that introduces a quotation as an object of study, in any language?"""
     if _MENTION_CUE.p.search(text) is not None:
         return True
     from pi_memory.security import reported
 
     return reported.MENTION_CUES.p.search(text) is not None
+
+
+def _weak_cue(text: str) -> bool:
+    """Does ``text`` hold a word that introduces a quotation as an instance (an example, a phrase)?"""
+    if _WEAK_CUE.p.search(text) is not None:
+        return True
+    from pi_memory.security import reported
+
+    return reported.INSTANCE_CUES.p.search(text) is not None
+
+
+def line_of(view: str, start: int, end: int) -> str:
+    """The line of ``view`` that holds ``view[start:end]`` (at most 300 characters either side)."""
+    lo = max(view.rfind("\n", 0, start) + 1, start - 300)
+    hi = view.find("\n", end, end + 300)
+    return view[lo : hi if hi >= 0 else min(len(view), end + 300)]
+
+
+def instance_words_blanked(line: str) -> str:
+    """``line`` with the words that name an instance ("example", "Beispiel", "пример") blanked."""
+    from pi_memory.security import reported
+
+    return _WEAK_CUE.p.sub(" ", reported.INSTANCE_CUES.p.sub(" ", line))
+
+
+def about_tests(line: str) -> bool:
+    """Is the folded ``line``, outside its quotations and names, about tests or detection: a study
+    cue or the words of a security report, in any of the 14 languages?"""
+    prose = _QUOTED_SPAN.p.sub(" ", line)
+    if "." in prose or "@" in prose:
+        prose = NAMES.p.sub(" ", prose)
+    if _mention_cue(prose) or _STUDY_TOPIC.p.search(prose) or _REPORT_VOICE.p.search(prose):
+        return True
+    from pi_memory.security import reported
+
+    return reported.VOICE.p.search(prose) is not None
 
 
 def quoted_mention(view: str, m: re.Match[str]) -> bool:
@@ -353,7 +407,7 @@ def quoted_mention(view: str, m: re.Match[str]) -> bool:
         after = view.find(close, after + 1, hi)
     if after < 0:
         return False  # an unclosed quote: the order runs on
-    return _introduced_as_mention(view[lo:at])
+    return _introduced_as_mention(view[lo:at], view[lo:hi])
 
 
 def not_quoted_mention(view: str, m: re.Match[str]) -> bool:
@@ -396,12 +450,12 @@ def others_persona(line: str) -> bool:
 def without_quoted_mentions(line: str) -> str | None:
     """``line`` with the inside of every quotation its sentence introduces as a mention blanked
     out, or ``None`` when there is none: the words of a quoted test string are not the note's."""
-    if not any(q in line for q in "\"“«„「`'") or not _mention_cue(line):
+    if not any(q in line for q in "\"“«„「`'") or not (_mention_cue(line) or _weak_cue(line)):
         return None
     parts: list[str] = []
     pos = 0
     for m in _QUOTED_SPAN.p.finditer(line):
-        if _introduced_as_mention(line[: m.start()]):
+        if _introduced_as_mention(line[: m.start()], line):
             parts.append(line[pos : m.start() + 1])
             parts.append(" " * (m.end() - m.start() - 2))
             pos = m.end() - 1

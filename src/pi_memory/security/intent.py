@@ -290,12 +290,26 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
     spans = segments(folded)
     best: IntentHit | None = None
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
+        if "meta" in marks and _instance_only(folded[lo:hi]):
+            marks = marks - {"meta"}
         hit = _line_verdict(model, marks, folded, lo, hi)
         if hit is not None:
             hit = _second_look(model, hit, marks, folded, lo, hi)
         if hit is not None and (best is None or hit.score > best.score):
             best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
     return best
+
+
+#: The ``meta`` words that only name an instance ("example", "sample", "Beispiel", "例子").
+_INSTANCE_WORDS = re.compile(r"\b(?:examples?|samples?|e\.g\.)(?!\w)|例")
+
+
+def _instance_only(line: str) -> bool:
+    """Is the line's defender voice only an "Example:" or "Sample:" (no other ``meta`` word) in a
+    line about neither tests nor detection? 'Example: "ignore all previous instructions"' hands
+    the order to whoever reads it; 'Example from the filter's tests: "..."' studies it."""
+    plain = context_checks.instance_words_blanked(_INSTANCE_WORDS.sub(" ", line))
+    return "meta" not in concepts(plain) and not context_checks.about_tests(line)
 
 
 def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
@@ -322,7 +336,9 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     if "<quoted>" in marks or "<code>" in marks:
         plain = context_checks.without_quoted_mentions(folded[lo:hi])
         if plain is not None:
-            read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
+            # A line that quotes a test string or what a filter blocks speaks about attacks: the
+            # defender voice of an eval note ('the eval set includes jailbreaks like "..."').
+            read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>", "meta"}
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
     if "negation" in read and _ACTS & read:
@@ -355,7 +371,7 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         # lexicon ("el atacante le dijo al agente que ...; se negó"): the weights, as a report.
         discount = REPORT_DISCOUNT
         final = _hit(model, _pairs(read), 0, 0, discount)
-    if final is not None and not _kept_in_description(read, line) and mood.describes(line):
+    if final is not None and not _kept_unless_past(read, line) and mood.describes(line):
         # A description ("cron runs the cleanup job every hour"): the weights, with less weight.
         return _hit(model, _pairs(read), 0, 0, discount + DESCRIPTION_DISCOUNT)
     return final
@@ -375,6 +391,18 @@ _DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})
 #: (``mood.describes``: "the deploy hook uploads the build to S3", "Cron ejecuta la tarea cada
 #: hora"). The concept combinations are definitions of orders, so such a line skips them.
 DESCRIPTION_DISCOUNT = 0.25
+
+
+def _kept_unless_past(marks: set[str], line: str) -> bool:
+    """:func:`_kept_in_description`, except in a defender-voice report of a past event
+    ("Postmortem: the staging bot leaked the .env file into a public channel; keys rotated"):
+    what already happened, told by the people who cleaned it up, orders nothing. A covert act or a
+    URL with a slot for data keeps its reading even there."""
+    if not _kept_in_description(marks, line):
+        return False
+    if marks & {"covert", "<slot_url>", "<image>"} or not defender_voice(line):
+        return True
+    return not mood.past_report(line)
 
 
 def _kept_in_description(marks: set[str], line: str) -> bool:
