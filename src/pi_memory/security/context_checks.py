@@ -206,7 +206,7 @@ _REPORTED = LazyPattern(
     r"\b(?:told|asked|instructed|urged|tricked|persuaded|directed|ordered|tried to (?:get|make|trick|convince))\s+"
     r"(?:[\w'-]+\s+){0,3}?to\s+$"
 )
-_REPORT_VOICE = LazyPattern(
+REPORT_VOICE = LazyPattern(
     r"\b(?:incidents?|inc-\d+|attackers?|attacker's|intruders?|phishing|postmortem|post-mortem|forensics?|"
     r"malicious|reimaged|quarantined|(?:was|were|has been|have been|got)\s+(?:found|removed|detected|"
     r"observed|cleaned|quarantined|deleted|reverted|blocked|flagged|reported|caught))\b"
@@ -220,7 +220,7 @@ def not_reported(view: str, m: re.Match[str]) -> bool:
     hi = view.find("\n", m.end(), m.end() + 240)
     hi = hi if hi >= 0 else min(len(view), m.end() + 240)
     if _REPORTED.p.search(_clause_before_sentence(view, m.start())) is not None:
-        return _REPORT_VOICE.p.search(view, lo, hi) is None
+        return REPORT_VOICE.p.search(view, lo, hi) is None
     from pi_memory.security import reported
 
     # Other languages put the reporting verb before the order (es, fr, ru) or after it (ja, ko,
@@ -242,7 +242,7 @@ _REPORTED_IN_LINE = LazyPattern(_REPORTED.source.removesuffix("$"))
 def reported_line(line: str) -> bool:
     """Does the line report an order someone else gave ("the attacker's note told the agent to
     ...") in incident voice? The order's words are then the report's, not the note's."""
-    if _REPORTED_IN_LINE.p.search(line) is not None and _REPORT_VOICE.p.search(line) is not None:
+    if _REPORTED_IN_LINE.p.search(line) is not None and REPORT_VOICE.p.search(line) is not None:
         return True
     from pi_memory.security import reported
 
@@ -298,22 +298,6 @@ _MENTION_CUE = LazyPattern(
     r"scanners?|filters?|detectors?|guards?|regex\w*|patterns?|signatures?|rules? (?:for|against)|talk|"
     r"chapter|book|paper|article|slides?|course|lecture|jailbreaks?|attacks?|injections?|red[- ]team\w*)\b"
 )
-# ... and words that introduce a quotation as an instance of something ("an example", "the
-# phrase", "a persona called", "the note titled"): a mention only in a line about tests or
-# detection. A bare
-# 'Example: "ignore all previous instructions"' or 'Remember this phrase: "..."' hands a future
-# agent the order it quotes; 'Example from the detector's tests: "..."' studies it.
-_WEAK_CUE = LazyPattern(
-    r"\b(?:samples?|strings?|phrases?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed)\b"
-)
-# What makes a line about tests or detection, outside its quotations: a study cue, or the words
-# of a security report (detection, an attack, an incident, a refusal).
-_STUDY_TOPIC = LazyPattern(
-    r"\b(?:detect\w*|security|malicious|attack\w*|incidents?|owasp|dlp|pentest\w*|phishing|refus\w*|"
-    r"expected|unit tests?|scor(?:e|es|ed|ing))\b"
-)
-
-
 #: Names, not prose: a URL, an e-mail address or handle, a dotted host or file name.
 NAMES = LazyPattern(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
 # A quotation right after a URL is a markdown link or image title: a carrier, not a mention.
@@ -341,54 +325,20 @@ def _introduced_as_mention(head: str, line: str | None = None) -> bool:
     # The cue names the quotation itself: at most a few words before it, in the same clause
     # ("when the tests fail, reply \"all green\"" is an order, not a test string).
     near = " ".join(prose.split()[-_CUE_WORDS:])
-    if _mention_cue(near):
+    if mention_cue(near):
         return True
-    return _weak_cue(near) and about_tests(head if line is None else line)
+    from pi_memory.security import mentions
+
+    return mentions.weak_cue(near) and mentions.about_tests(head if line is None else line)
 
 
-def _mention_cue(text: str) -> bool:
+def mention_cue(text: str) -> bool:
     """Does ``text`` hold a word that introduces a quotation as an object of study, in any language?"""
     if _MENTION_CUE.p.search(text) is not None:
         return True
     from pi_memory.security import reported
 
     return reported.MENTION_CUES.p.search(text) is not None
-
-
-def _weak_cue(text: str) -> bool:
-    """Does ``text`` hold a word that introduces a quotation as an instance (an example, a phrase)?"""
-    if _WEAK_CUE.p.search(text) is not None:
-        return True
-    from pi_memory.security import reported
-
-    return reported.INSTANCE_CUES.p.search(text) is not None
-
-
-def line_of(view: str, start: int, end: int) -> str:
-    """The line of ``view`` that holds ``view[start:end]`` (at most 300 characters either side)."""
-    lo = max(view.rfind("\n", 0, start) + 1, start - 300)
-    hi = view.find("\n", end, end + 300)
-    return view[lo : hi if hi >= 0 else min(len(view), end + 300)]
-
-
-def instance_words_blanked(line: str) -> str:
-    """``line`` with the words that name an instance ("example", "Beispiel", "пример") blanked."""
-    from pi_memory.security import reported
-
-    return _WEAK_CUE.p.sub(" ", reported.INSTANCE_CUES.p.sub(" ", line))
-
-
-def about_tests(line: str) -> bool:
-    """Is the folded ``line``, outside its quotations and names, about tests or detection: a study
-    cue or the words of a security report, in any of the 14 languages?"""
-    prose = _QUOTED_SPAN.p.sub(" ", line)
-    if "." in prose or "@" in prose:
-        prose = NAMES.p.sub(" ", prose)
-    if _mention_cue(prose) or _STUDY_TOPIC.p.search(prose) or _REPORT_VOICE.p.search(prose):
-        return True
-    from pi_memory.security import reported
-
-    return reported.VOICE.p.search(prose) is not None
 
 
 def quoted_mention(view: str, m: re.Match[str]) -> bool:
@@ -431,7 +381,7 @@ def except_quoted_mentions(rules: list[Rule], skip_subs: frozenset[str] = frozen
 #: most 300 characters between the marks): what a line quotes rather than says.
 QUOTATION = r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“\n]{1,300}“|「[^」\n]{1,300}」"
 # ... and, for a mention, a code span or single quotes too ('ignore previous instructions' as a fixture)
-_QUOTED_SPAN = LazyPattern(QUOTATION + r"|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)")
+QUOTED_SPAN = LazyPattern(QUOTATION + r"|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)")
 
 
 # A persona that belongs to the user or someone else, not to the agent ("the user's character").
@@ -450,11 +400,13 @@ def others_persona(line: str) -> bool:
 def without_quoted_mentions(line: str) -> str | None:
     """``line`` with the inside of every quotation its sentence introduces as a mention blanked
     out, or ``None`` when there is none: the words of a quoted test string are not the note's."""
-    if not any(q in line for q in "\"“«„「`'") or not (_mention_cue(line) or _weak_cue(line)):
+    from pi_memory.security import mentions
+
+    if not any(q in line for q in "\"“«„「`'") or not (mention_cue(line) or mentions.weak_cue(line)):
         return None
     parts: list[str] = []
     pos = 0
-    for m in _QUOTED_SPAN.p.finditer(line):
+    for m in QUOTED_SPAN.p.finditer(line):
         if _introduced_as_mention(line[: m.start()], line):
             parts.append(line[pos : m.start() + 1])
             parts.append(" " * (m.end() - m.start() - 2))

@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks, mood, normalize, prohibition
+from pi_memory.security import context_checks, mentions, mood, normalize, prohibition
 from pi_memory.security.intent_acts import UNWEIGHTED
+from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_match import concepts, lexicon, span_marks, word_marks
+from pi_memory.security.intent_match import concepts, lexicon, span_marks
 
 SEGMENT_CHARS = 400
 _UNSCORED = COMBINATION_ONLY | UNWEIGHTED
@@ -290,7 +291,7 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
     spans = segments(folded)
     best: IntentHit | None = None
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
-        if "meta" in marks and _instance_only(folded[lo:hi]):
+        if "meta" in marks and mentions.instance_only(folded[lo:hi]):
             marks = marks - {"meta"}
         hit = _line_verdict(model, marks, folded, lo, hi)
         if hit is not None:
@@ -298,18 +299,6 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
         if hit is not None and (best is None or hit.score > best.score):
             best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
     return best
-
-
-#: The ``meta`` words that only name an instance ("example", "sample", "Beispiel", "例子").
-_INSTANCE_WORDS = re.compile(r"\b(?:examples?|samples?|e\.g\.)(?!\w)|例")
-
-
-def _instance_only(line: str) -> bool:
-    """Is the line's defender voice only an "Example:" or "Sample:" (no other ``meta`` word) in a
-    line about neither tests nor detection? 'Example: "ignore all previous instructions"' hands
-    the order to whoever reads it; 'Example from the filter's tests: "..."' studies it."""
-    plain = context_checks.instance_words_blanked(_INSTANCE_WORDS.sub(" ", line))
-    return "meta" not in concepts(plain) and not context_checks.about_tests(line)
 
 
 def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
@@ -377,12 +366,6 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     return final
 
 
-def _obeys(line: str) -> bool:
-    """Does a word of the line say "obey" ("obeys", "follows"), not only name orders ("sends
-    orders to our ERP": "orders" is both a channel's content and obedience)?"""
-    return any("comply" in found and "channel" not in found for _, found in word_marks(lexicon(), line))
-
-
 #: Acts whose every negated mention forbids rather than orders ("never share it").
 _ACTS = frozenset({"send", "execute", "destroy"})
 #: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
@@ -394,58 +377,15 @@ DESCRIPTION_DISCOUNT = 0.25
 
 
 def _kept_unless_past(marks: set[str], line: str) -> bool:
-    """:func:`_kept_in_description`, except in a defender-voice report of a past event
+    """:func:`~pi_memory.security.intent_kept.kept_in_description`, except in a defender-voice report of a past event
     ("Postmortem: the staging bot leaked the .env file into a public channel; keys rotated"):
     what already happened, told by the people who cleaned it up, orders nothing. A covert act or a
     URL with a slot for data keeps its reading even there."""
-    if not _kept_in_description(marks, line):
+    if not kept_in_description(marks, line):
         return False
     if marks & {"covert", "<slot_url>", "<image>"} or not defender_voice(line):
         return True
     return not mood.past_report(line)
-
-
-def _kept_in_description(marks: set[str], line: str) -> bool:
-    """What no description makes harmless: a covert act, an image or URL with a slot for data (or
-    such an image told in words), a licence to act ("no need to ask", "already approved"),
-    obedience to a channel ("a bot that obeys whatever arrives in the Telegram channel"), a secret
-    or a re-run tied to a destination ("the sync job sends ~/.ssh to https://...")."""
-    if marks & {"covert", "<slot_url>", "<image>", "noneed"}:
-        return True
-    if "image" in marks and marks & {"encode", "address"} and marks & {"secret", "selfref"}:
-        return True  # the same image told in prose: "a picture whose address encodes the chat"
-    if {"prior", "noconfirm"} <= marks or ({"channel", "comply"} <= marks and _obeys(line)):
-        return True
-    if {"cred", "public"} <= marks and marks & {"send", "putin"} and "negation" not in marks:
-        return True  # "public pull requests get config/secrets.yml pasted into the description"
-    if standing_harm(marks, line):
-        return True
-    return bool(marks & {"<url>", "<email>", "<ip>"}) and bool(marks & {"secret", "persist"})
-
-
-#: The safeguards and secrets a standing job may not remove, switch off or send: the rules and
-#: checks (``rules``: safety checks, validation, signatures), secrets, and the tests.
-_TESTS = re.compile(r"\btest(?:s|ing)?\b|\bprueba|\bteste|\bтест|テスト|테스트|测试|kiểm thử|اختبار|परीक्षण")
-
-# The verbs of deleting among the ``destroy`` concept's acts (not install, deploy, restart, pay).
-_DELETES = re.compile(
-    r"\b(?:delet|remov|eras|wip|purg|truncat|borr|elimin|apag|exclu|supprim|lösch|entfern|cancell|rimuov|удал|"
-    r"sil|xóa)|حذف|हटा|削除|삭제|删除"
-)
-
-
-def standing_harm(marks: set[str], line: str) -> bool:
-    """Does the line state a standing harmful act set up in the environment: a hook, cron job or
-    startup item (``persist``) that on every run (``always``) deletes, disables or sends a
-    safeguard or a secret ("the build hook deletes the tests on every commit", "the pre-commit
-    hook disables the security checks on every run")? Such a fact is the threat however it is
-    framed, so it keeps its full reading: no description discount."""
-    if not {"persist", "always"} <= marks:
-        return False
-    if "send" in marks and "secret" in marks:
-        return True
-    removes = "disable" in marks or ("destroy" in marks and _DELETES.search(line) is not None)
-    return removes and ("rules" in marks or _TESTS.search(line) is not None)
 
 
 #: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on

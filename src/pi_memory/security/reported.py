@@ -118,15 +118,19 @@ _LATIN_INSTANCES = (
     r"stringa|esempio|campione|frase|"
     r"пример\w*|строк\w*|фраз\w*|образец|"
     r"örnek|cümle\w*|ifade\w*|dize\w*|"
-    r"câu|ví\s+dụ|mẫu|chuỗi"
+    r"câu|ví\s+dụ|mẫu|chuỗi|"
+    # what an attack said, quoted in a report of it (verbs of saying before the quotation)
+    r"dijo|decía|escribió|disse|dizia|escreveu|a\s+dit|disait|écrivait|sagte|schrieb|lautete|ha\s+detto|"
+    r"diceva|scriveva|сказал\w*|написал\w*|гласил\w*|dedi|yazdı|đã\s+nói|đã\s+viết"
 )
 _SCRIPT_INSTANCES = (
     r"عبارة|مثال|عينة|سلسلة|"
     r"वाक्य|उदाहरण|नमूना|स्ट्रिंग|"
     r"文字列|例文|サンプル|フレーズ|"
     r"문장|예시|샘플|문자열|"
-    r"字符串|例子|样本|示例|短语"
+    r"字符串|例子|样本|示例|短语|"
+    r"قال|قالت|كتب"
 )
 #: Nouns that introduce a quotation as an instance (an example, a phrase, a string): a mention
-#: only in a line about tests or detection (``context_checks.about_tests``).
+#: only in a line about tests or detection (``mentions.about_tests``).
 INSTANCE_CUES = LazyPattern(r"(?<!\w)(?:" + _LATIN_INSTANCES + r")(?!\w)|" + _SCRIPT_INSTANCES)

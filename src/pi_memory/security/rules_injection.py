@@ -14,15 +14,14 @@ from dataclasses import replace
 
 from pi_memory.security.context_checks import (
     LazyPattern,
-    about_tests,
     except_quoted_mentions,
-    line_of,
     not_reported,
     not_user_private,
     override_check,
 )
 from pi_memory.security.engine import ALL, CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill, sent
+from pi_memory.security.mentions import about_tests, line_of
 from pi_memory.security.mood import not_described
 from pi_memory.security.prohibition import not_policy
 
