@@ -37,9 +37,9 @@ def test_the_set_covers_every_language_and_style() -> None:
 
 
 #: Tune notes still blocked on purpose: a quoted command, URL or secret is read however it is
-#: introduced, a template token forges a turn wherever it stands, and a list of quoted orders
-#: under a heading is not told from a list of orders.
-_KEPT = ("curl -d @", "<|begin_of_text|>", "Injection test cases")
+#: introduced, and a list of quoted orders under a heading is not told from a list of orders.
+#: (Template tokens named side by side, "<|begin_of_text|> and <|eot_id|>", now pass.)
+_KEPT = ("curl -d @", "Injection test cases")
 #: ... and one the learned weights still score as an attack after the description discount (a
 #: hook that runs on every commit and posts to a channel reads as a command channel).
 _WEIGHTS = ("识别恶意钩子",)

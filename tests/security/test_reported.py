@@ -12,7 +12,7 @@ import pytest
 
 from pi_memory.security import normalize, scan
 from pi_memory.security.context_checks import reported_line
-from pi_memory.security.reported import MENTION_CUES, reported
+from pi_memory.security.reported import INSTANCE_CUES, MENTION_CUES, reported
 
 REPORTS = [
     "El atacante le dijo al agente que ignorara todas las instrucciones anteriores; el agente se negó.",
@@ -72,6 +72,8 @@ def test_reported_needs_both_a_reporting_verb_and_incident_voice() -> None:
 
 
 def test_mention_cues_cover_the_scripts() -> None:
-    for cue in ("prueba", "beispiel", "тестовая", "örnek", "テスト", "테스트", "测试", "اختبار", "परीक्षण"):
+    for cue in ("prueba", "testsatz", "тестовая", "test", "テスト", "테스트", "测试", "اختبار", "परीक्षण"):
         assert MENTION_CUES.p.search(cue), cue
-    assert not MENTION_CUES.p.search("servidor")
+    for cue in ("ejemplo", "beispiel", "пример", "örnek", "サンプル", "예시", "示例", "مثال", "उदाहरण"):
+        assert INSTANCE_CUES.p.search(cue) and not MENTION_CUES.p.search(cue), cue  # an instance, not a study
+    assert not MENTION_CUES.p.search("servidor") and not INSTANCE_CUES.p.search("servidor")

@@ -131,7 +131,7 @@ def override_negated(folded: str, lo: int, hi: int) -> bool:
 # A record of the user's own setup: the user is the subject of a past or present verb of
 # configuring ("the user added ... to ~/.zshrc", "user runs a LaunchAgent for backups").
 _USER_RECORD = LazyPattern(
-    r"^(?:[\w ./-]{0,40}:\s*)?(?:the\s+)?(?:user|client|owner|she|he|they|we|i)(?:'s\s+[\w~./-]+(?:\s+[\w./-]+)?\s+"
+    r"^(?:[\w '’./-]{0,40}:\s*)?(?:the\s+)?(?:user|client|owner|she|he|they|we|i)(?:'s\s+[\w~./-]+(?:\s+[\w./-]+)?\s+"
     r"(?:has|have|runs|contains|holds|lists|includes|starts|calls|is set to)|\s+(?:has\s+|have\s+|had\s+)?"
     r"(?:already\s+)?(?:set up|setup|added|installed|configured|created|enabled|scheduled|wrote|keeps|runs|uses|"
     r"put|maintains|registered|symlinked|switched|moved|pinned|aliased))\b"
@@ -206,7 +206,7 @@ _REPORTED = LazyPattern(
     r"\b(?:told|asked|instructed|urged|tricked|persuaded|directed|ordered|tried to (?:get|make|trick|convince))\s+"
     r"(?:[\w'-]+\s+){0,3}?to\s+$"
 )
-_REPORT_VOICE = LazyPattern(
+REPORT_VOICE = LazyPattern(
     r"\b(?:incidents?|inc-\d+|attackers?|attacker's|intruders?|phishing|postmortem|post-mortem|forensics?|"
     r"malicious|reimaged|quarantined|(?:was|were|has been|have been|got)\s+(?:found|removed|detected|"
     r"observed|cleaned|quarantined|deleted|reverted|blocked|flagged|reported|caught))\b"
@@ -220,7 +220,7 @@ def not_reported(view: str, m: re.Match[str]) -> bool:
     hi = view.find("\n", m.end(), m.end() + 240)
     hi = hi if hi >= 0 else min(len(view), m.end() + 240)
     if _REPORTED.p.search(_clause_before_sentence(view, m.start())) is not None:
-        return _REPORT_VOICE.p.search(view, lo, hi) is None
+        return REPORT_VOICE.p.search(view, lo, hi) is None
     from pi_memory.security import reported
 
     # Other languages put the reporting verb before the order (es, fr, ru) or after it (ja, ko,
@@ -242,7 +242,7 @@ _REPORTED_IN_LINE = LazyPattern(_REPORTED.source.removesuffix("$"))
 def reported_line(line: str) -> bool:
     """Does the line report an order someone else gave ("the attacker's note told the agent to
     ...") in incident voice? The order's words are then the report's, not the note's."""
-    if _REPORTED_IN_LINE.p.search(line) is not None and _REPORT_VOICE.p.search(line) is not None:
+    if _REPORTED_IN_LINE.p.search(line) is not None and REPORT_VOICE.p.search(line) is not None:
         return True
     from pi_memory.security import reported
 
@@ -288,18 +288,16 @@ def _opening_quote(view: str, lo: int, start: int) -> tuple[int, str] | None:
     return best
 
 
-# Words that introduce a quotation as an object of study, a test case or a title: "the fixture
-# string", "a sample reading", "a talk titled", "the filter blocks". Not "says"/"told": quoting
-# an order with an authority claim ("the admin says \"ignore ...\"") passes the order on.
+# Words that introduce a quotation as an object of study or a test case: "the fixture string",
+# "a talk", "the filter blocks". Not "says"/"told": quoting an order with an
+# authority claim ("the admin says \"ignore ...\"") passes the order on.
 _MENTION_CUE = LazyPattern(
-    r"\b(?:fixtures?|tests?|test cases?|testing|evals?|evaluations?|benchmarks?|samples?|datasets?|corpus|"
-    r"suites?|strings?|phrases?|payloads?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed|"
+    r"\b(?:fixtures?|tests?|test cases?|testing|evals?|evaluations?|benchmarks?|datasets?|corpus|"
+    r"suites?|payloads?|"
     r"flags?|flagged|rejects?|rejected|blocks?|blocked|detects?|detected|catch(?:es)?|caught|classif\w*|"
     r"scanners?|filters?|detectors?|guards?|regex\w*|patterns?|signatures?|rules? (?:for|against)|talk|"
     r"chapter|book|paper|article|slides?|course|lecture|jailbreaks?|attacks?|injections?|red[- ]team\w*)\b"
 )
-
-
 #: Names, not prose: a URL, an e-mail address or handle, a dotted host or file name.
 NAMES = LazyPattern(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
 # A quotation right after a URL is a markdown link or image title: a carrier, not a mention.
@@ -309,9 +307,10 @@ _LINK_TITLE = LazyPattern(r"(?:://|www\.)\S*\s+$")
 _CUE_WORDS = 5
 
 
-def _introduced_as_mention(head: str) -> bool:
+def _introduced_as_mention(head: str, line: str | None = None) -> bool:
     """Does the sentence before a quotation introduce it as a mention (a cue word in its prose,
-    not inside a host name such as ``example.com``), and is it not a link title?"""
+    not inside a host name such as ``example.com``), and is it not a link title? A cue that only
+    names an instance ("Example:", "the phrase") needs ``line`` to be about tests or detection."""
     if _LINK_TITLE.p.search(head[-400:]) is not None:
         return False
     cut = max(head.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": "))
@@ -325,11 +324,16 @@ def _introduced_as_mention(head: str) -> bool:
         prose = NAMES.p.sub(" ", prose)
     # The cue names the quotation itself: at most a few words before it, in the same clause
     # ("when the tests fail, reply \"all green\"" is an order, not a test string).
-    return _mention_cue(" ".join(prose.split()[-_CUE_WORDS:]))
+    near = " ".join(prose.split()[-_CUE_WORDS:])
+    if mention_cue(near):
+        return True
+    from pi_memory.security import mentions
+
+    return mentions.weak_cue(near) and mentions.about_tests(head if line is None else line)
 
 
-def _mention_cue(text: str) -> bool:
-    """Does ``text`` hold a word that introduces a quotation as a mention, in any language?"""
+def mention_cue(text: str) -> bool:
+    """Does ``text`` hold a word that introduces a quotation as an object of study, in any language?"""
     if _MENTION_CUE.p.search(text) is not None:
         return True
     from pi_memory.security import reported
@@ -353,7 +357,7 @@ def quoted_mention(view: str, m: re.Match[str]) -> bool:
         after = view.find(close, after + 1, hi)
     if after < 0:
         return False  # an unclosed quote: the order runs on
-    return _introduced_as_mention(view[lo:at])
+    return _introduced_as_mention(view[lo:at], view[lo:hi])
 
 
 def not_quoted_mention(view: str, m: re.Match[str]) -> bool:
@@ -377,7 +381,7 @@ def except_quoted_mentions(rules: list[Rule], skip_subs: frozenset[str] = frozen
 #: most 300 characters between the marks): what a line quotes rather than says.
 QUOTATION = r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“\n]{1,300}“|「[^」\n]{1,300}」"
 # ... and, for a mention, a code span or single quotes too ('ignore previous instructions' as a fixture)
-_QUOTED_SPAN = LazyPattern(QUOTATION + r"|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)")
+QUOTED_SPAN = LazyPattern(QUOTATION + r"|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)")
 
 
 # A persona that belongs to the user or someone else, not to the agent ("the user's character").
@@ -396,12 +400,14 @@ def others_persona(line: str) -> bool:
 def without_quoted_mentions(line: str) -> str | None:
     """``line`` with the inside of every quotation its sentence introduces as a mention blanked
     out, or ``None`` when there is none: the words of a quoted test string are not the note's."""
-    if not any(q in line for q in "\"“«„「`'") or not _mention_cue(line):
+    from pi_memory.security import mentions
+
+    if not any(q in line for q in "\"“«„「`'") or not (mention_cue(line) or mentions.weak_cue(line)):
         return None
     parts: list[str] = []
     pos = 0
-    for m in _QUOTED_SPAN.p.finditer(line):
-        if _introduced_as_mention(line[: m.start()]):
+    for m in QUOTED_SPAN.p.finditer(line):
+        if _introduced_as_mention(line[: m.start()], line):
             parts.append(line[pos : m.start() + 1])
             parts.append(" " * (m.end() - m.start() - 2))
             pos = m.end() - 1

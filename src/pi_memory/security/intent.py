@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks, mood, normalize, prohibition
+from pi_memory.security import context_checks, mentions, mood, normalize, prohibition
 from pi_memory.security.intent_acts import UNWEIGHTED
+from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_match import concepts, lexicon, span_marks, word_marks
+from pi_memory.security.intent_match import concepts, lexicon, span_marks
 
 SEGMENT_CHARS = 400
 _UNSCORED = COMBINATION_ONLY | UNWEIGHTED
@@ -290,6 +291,8 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
     spans = segments(folded)
     best: IntentHit | None = None
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
+        if "meta" in marks and mentions.instance_only(folded[lo:hi]):
+            marks = marks - {"meta"}
         hit = _line_verdict(model, marks, folded, lo, hi)
         if hit is not None:
             hit = _second_look(model, hit, marks, folded, lo, hi)
@@ -322,7 +325,9 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     if "<quoted>" in marks or "<code>" in marks:
         plain = context_checks.without_quoted_mentions(folded[lo:hi])
         if plain is not None:
-            read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>"}
+            # A line that quotes a test string or what a filter blocks speaks about attacks: the
+            # defender voice of an eval note ('the eval set includes jailbreaks like "..."').
+            read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>", "meta"}
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
     if "negation" in read and _ACTS & read:
@@ -355,16 +360,10 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         # lexicon ("el atacante le dijo al agente que ...; se negó"): the weights, as a report.
         discount = REPORT_DISCOUNT
         final = _hit(model, _pairs(read), 0, 0, discount)
-    if final is not None and not _kept_in_description(read, line) and mood.describes(line):
+    if final is not None and not _kept_unless_past(read, line) and mood.describes(line):
         # A description ("cron runs the cleanup job every hour"): the weights, with less weight.
         return _hit(model, _pairs(read), 0, 0, discount + DESCRIPTION_DISCOUNT)
     return final
-
-
-def _obeys(line: str) -> bool:
-    """Does a word of the line say "obey" ("obeys", "follows"), not only name orders ("sends
-    orders to our ERP": "orders" is both a channel's content and obedience)?"""
-    return any("comply" in found and "channel" not in found for _, found in word_marks(lexicon(), line))
 
 
 #: Acts whose every negated mention forbids rather than orders ("never share it").
@@ -377,47 +376,16 @@ _DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})
 DESCRIPTION_DISCOUNT = 0.25
 
 
-def _kept_in_description(marks: set[str], line: str) -> bool:
-    """What no description makes harmless: a covert act, an image or URL with a slot for data (or
-    such an image told in words), a licence to act ("no need to ask", "already approved"),
-    obedience to a channel ("a bot that obeys whatever arrives in the Telegram channel"), a secret
-    or a re-run tied to a destination ("the sync job sends ~/.ssh to https://...")."""
-    if marks & {"covert", "<slot_url>", "<image>", "noneed"}:
-        return True
-    if "image" in marks and marks & {"encode", "address"} and marks & {"secret", "selfref"}:
-        return True  # the same image told in prose: "a picture whose address encodes the chat"
-    if {"prior", "noconfirm"} <= marks or ({"channel", "comply"} <= marks and _obeys(line)):
-        return True
-    if {"cred", "public"} <= marks and marks & {"send", "putin"} and "negation" not in marks:
-        return True  # "public pull requests get config/secrets.yml pasted into the description"
-    if standing_harm(marks, line):
-        return True
-    return bool(marks & {"<url>", "<email>", "<ip>"}) and bool(marks & {"secret", "persist"})
-
-
-#: The safeguards and secrets a standing job may not remove, switch off or send: the rules and
-#: checks (``rules``: safety checks, validation, signatures), secrets, and the tests.
-_TESTS = re.compile(r"\btest(?:s|ing)?\b|\bprueba|\bteste|\bтест|テスト|테스트|测试|kiểm thử|اختبار|परीक्षण")
-
-# The verbs of deleting among the ``destroy`` concept's acts (not install, deploy, restart, pay).
-_DELETES = re.compile(
-    r"\b(?:delet|remov|eras|wip|purg|truncat|borr|elimin|apag|exclu|supprim|lösch|entfern|cancell|rimuov|удал|"
-    r"sil|xóa)|حذف|हटा|削除|삭제|删除"
-)
-
-
-def standing_harm(marks: set[str], line: str) -> bool:
-    """Does the line state a standing harmful act set up in the environment: a hook, cron job or
-    startup item (``persist``) that on every run (``always``) deletes, disables or sends a
-    safeguard or a secret ("the build hook deletes the tests on every commit", "the pre-commit
-    hook disables the security checks on every run")? Such a fact is the threat however it is
-    framed, so it keeps its full reading: no description discount."""
-    if not {"persist", "always"} <= marks:
+def _kept_unless_past(marks: set[str], line: str) -> bool:
+    """:func:`~pi_memory.security.intent_kept.kept_in_description`, except in a defender-voice report of a past event
+    ("Postmortem: the staging bot leaked the .env file into a public channel; keys rotated"):
+    what already happened, told by the people who cleaned it up, orders nothing. A covert act or a
+    URL with a slot for data keeps its reading even there."""
+    if not kept_in_description(marks, line):
         return False
-    if "send" in marks and "secret" in marks:
+    if marks & {"covert", "<slot_url>", "<image>"} or not defender_voice(line):
         return True
-    removes = "disable" in marks or ("destroy" in marks and _DELETES.search(line) is not None)
-    return removes and ("rules" in marks or _TESTS.search(line) is not None)
+    return not mood.past_report(line)
 
 
 #: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on

@@ -105,7 +105,7 @@ _AGENT_SUBJECT = LazyPattern(
 # English: a third-person or past finite verb after a subject of at most six words ("the deploy
 # hook uploads", "a web page told", "cron runs"), the subject not opening with a subordinator.
 _SUBJECT_WORDS = 6
-_LABEL = LazyPattern(r"^[\w ./@~-]{0,40}:\s+")
+_LABEL = LazyPattern(r"^[\w '’./@~-]{0,40}:\s+")
 _IRREGULAR = _words(
     "is are was were has had does did ran sent made took got kept told found stole wrote went came put hid "
     "left gave read set let began brought bought caught drew fed fell felt fought flew forgot froze grew hung "
@@ -116,7 +116,7 @@ _IRREGULAR = _words(
 # Romance languages and German: a clause opening with a determiner, a possessive or a subject
 # pronoun (declaratives state their subject; imperatives open with the verb).
 _LATIN_SUBJECT = LazyPattern(
-    r"^(?:[\w ./@~-]{0,40}:\s+)?(?:the|our|their|his|her|its|a|an|this|that|these|those|my|el|la|los|las|"
+    r"^(?:[\w '’./@~-]{0,40}:\s+)?(?:the|our|their|his|her|its|a|an|this|that|these|those|my|el|la|los|las|"
     r"lo|un|una|unos|unas|nuestro|nuestra|nuestros|nuestras|su|sus|este|esta|estos|estas|o|os|as|um|uma|"
     r"nosso|nossa|nossos|nossas|seu|sua|seus|suas|le|les|l'\w+|un|une|des|notre|nos|leur|leurs|ce|cet|"
     r"cette|ces|der|die|das|den|dem|des|ein|eine|einen|einem|unser|unsere|unseren|sein|seine|ihr|ihre|"
@@ -127,7 +127,7 @@ _LATIN_SUBJECT = LazyPattern(
 # ... or a name (``cron``, ``apt-get``, ``Dependabot``) followed by a finite verb form: not an
 # infinitive (-ar/-er/-ir/-re, -are/-ere/-ire, -en), not the first word of its clause.
 _LATIN_NAME_VERB = LazyPattern(
-    r"^(?:[\w ./@~-]{0,40}:\s+)?[\w./@~+-]+(?:\s+-{1,2}\w+)*\s+(?!\w+(?:ar|er|ir|re|en)\b)"
+    r"^(?:[\w '’./@~-]{0,40}:\s+)?[\w./@~+-]+(?:\s+-{1,2}\w+)*\s+(?!\w+(?:ar|er|ir|re|en)\b)"
     r"[^\W\d_]{3,}(?:a|e|t|en|an|on|ent|ó|ou|é|à)\b"
 )
 _SUBORDINATE = LazyPattern(
@@ -193,8 +193,15 @@ def orders(line: str, shared_subject: bool = False) -> bool:
     return any(
         _imperative(m.group(1))
         and not (shared_subject and m.start() < first_end and _conjoined(m) and m.group(1) not in _BASE_VERB)
+        and not _heading(line, m)
         for m in _CLAUSE_HEAD.p.finditer(line)
     )
+
+
+def _heading(line: str, m: re.Match[str]) -> bool:
+    """Is the clause's first word a heading ("Postmortem:", "Update:"), not a verb ("Run: ...")?
+    A word that only shares a stem with a verb ("post" in "postmortem") names the note's kind."""
+    return line.startswith(":", m.end(1)) and m.group(1) not in _BASE_VERB
 
 
 _FIRST_STOP = LazyPattern(r"[.;:!?—–](?:\s|$)")
@@ -284,6 +291,28 @@ def _en_subject_verb(clause: str) -> bool:
         w = words[i].strip(",()\"'")
         if _finite_en(w):
             return not _agentive(words[:i])
+    return False
+
+
+_PAST = _words(
+    "was were had did ran sent made took got kept told found stole wrote went came put hid left gave read "
+    "set let began brought bought caught drew fell felt flew forgot froze grew hung heard held knew led lost "
+    "meant met paid rode rose said sold shot showed shut sang sat spoke spent stood struck swept taught "
+    "thought threw understood woke wore won leaked"
+)
+
+
+def past_report(line: str) -> bool:
+    """Does the folded English line report a past event: its first clause a subject (not the
+    agent) and a past verb ("the staging bot leaked the .env file ...", "a README told ...")?
+    What happened is on record; an order is not in the past tense."""
+    words = _LABEL.p.sub("", _clauses(line.strip(" -*#>\t"))[0] if line.strip() else "").split()
+    if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
+        return False
+    for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
+        w = words[i].strip(",()\"'")
+        if _finite_en(w):
+            return (w in _PAST or w.endswith("ed")) and not _agentive(words[:i])
     return False
 
 

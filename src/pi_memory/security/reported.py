@@ -11,8 +11,9 @@ written from each grammar:
   "söylemiş", "đã yêu cầu", "طلب من", "से ... कहा", "よう指示", "라고 했", "要求助手").
 * :data:`VOICE`: the words of a report about an attack or its outcome (the attacker, the
   incident, blocked, refused, reported, according to the report).
-* :data:`MENTION_CUES`: the nouns that introduce a quotation as an object of study (test
-  string, sample, example, phrase, dataset, what a filter blocks).
+* :data:`MENTION_CUES`: the nouns that introduce a quotation as an object of study (a test,
+  what a filter blocks); :data:`INSTANCE_CUES` those that introduce one as an instance (an
+  example, a phrase, a string), a mention only in a line about tests or detection.
 """
 
 from __future__ import annotations
@@ -89,21 +90,47 @@ def reported(line: str) -> bool:
 
 
 _LATIN_CUES = (
-    r"prueba|pruebas|ejemplo|muestra|cadena|frase|conjunto|filtro|escáner|detector|"
-    r"teste|testes|exemplo|amostra|frase|cadeia|filtro|"
-    r"test|chaîne|exemple|échantillon|phrase|filtre|"
-    r"testsatz|teststring|beispiel|probe|satz|zeichenkette|filter|"
-    r"stringa|esempio|campione|frase|filtro|"
-    r"тестов\w*|пример\w*|строк\w*|фраз\w*|образец|фильтр\w*|сканер\w*|"
-    r"test|örnek|cümle\w*|ifade\w*|dize\w*|filtre\w*|"
-    r"kiểm\s+thử|câu|ví\s+dụ|mẫu|chuỗi|bộ\s+lọc"
+    r"prueba|pruebas|conjunto|filtro|escáner|detector|"
+    r"teste|testes|filtro|"
+    r"test|filtre|"
+    r"testsatz|teststring|filter|"
+    r"filtro|"
+    r"тестов\w*|фильтр\w*|сканер\w*|"
+    r"test|filtre\w*|"
+    r"kiểm\s+thử|bộ\s+lọc"
 )
 _SCRIPT_CUES = (
-    r"اختبار|عبارة|مثال|عينة|سلسلة|مرشح|"
-    r"परीक्षण|वाक्य|उदाहरण|नमूना|स्ट्रिंग|"
-    r"テスト|文字列|例文|サンプル|フレーズ|"
-    r"테스트|문장|예시|샘플|문자열|"
-    r"测试|字符串|例子|样本|示例|短语"
+    r"اختبار|مرشح|"
+    r"परीक्षण|"
+    r"テスト|"
+    r"테스트|"
+    r"测试"
 )
-#: Nouns that introduce a quotation as an object of study, in the 13 languages besides English.
+#: Nouns that introduce a quotation as an object of study (a test, what a filter blocks), in the
+#: 13 languages besides English.
 MENTION_CUES = LazyPattern(r"(?<!\w)(?:" + _LATIN_CUES + r")(?!\w)|" + _SCRIPT_CUES)
+
+_LATIN_INSTANCES = (
+    r"ejemplo|muestra|cadena|frase|"
+    r"exemplo|amostra|frase|cadeia|"
+    r"chaîne|exemple|échantillon|phrase|"
+    r"beispiel|probe|satz|zeichenkette|"
+    r"stringa|esempio|campione|frase|"
+    r"пример\w*|строк\w*|фраз\w*|образец|"
+    r"örnek|cümle\w*|ifade\w*|dize\w*|"
+    r"câu|ví\s+dụ|mẫu|chuỗi|"
+    # what an attack said, quoted in a report of it (verbs of saying before the quotation)
+    r"dijo|decía|escribió|disse|dizia|escreveu|a\s+dit|disait|écrivait|sagte|schrieb|lautete|ha\s+detto|"
+    r"diceva|scriveva|сказал\w*|написал\w*|гласил\w*|dedi|yazdı|đã\s+nói|đã\s+viết"
+)
+_SCRIPT_INSTANCES = (
+    r"عبارة|مثال|عينة|سلسلة|"
+    r"वाक्य|उदाहरण|नमूना|स्ट्रिंग|"
+    r"文字列|例文|サンプル|フレーズ|"
+    r"문장|예시|샘플|문자열|"
+    r"字符串|例子|样本|示例|短语|"
+    r"قال|قالت|كتب"
+)
+#: Nouns that introduce a quotation as an instance (an example, a phrase, a string): a mention
+#: only in a line about tests or detection (``mentions.about_tests``).
+INSTANCE_CUES = LazyPattern(r"(?<!\w)(?:" + _LATIN_INSTANCES + r")(?!\w)|" + _SCRIPT_INSTANCES)

@@ -9,11 +9,19 @@ object that only makes sense as an attack ("ignore" + "previous instructions"), 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
-from pi_memory.security.context_checks import except_quoted_mentions, not_reported, not_user_private, override_check
+from pi_memory.security.context_checks import (
+    LazyPattern,
+    except_quoted_mentions,
+    not_reported,
+    not_user_private,
+    override_check,
+)
 from pi_memory.security.engine import ALL, CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill, sent
+from pi_memory.security.mentions import about_tests, line_of
 from pi_memory.security.mood import not_described
 from pi_memory.security.prohibition import not_policy
 
@@ -39,13 +47,28 @@ _INSTRUCTION_NOUN = (
     r"restrictions?|limitations?|polic(?:y|ies)|programming|training|requests?|safeguards?|guardrails?|"
     r"filters?|evidence|data|conversation|everything|configuration|directions)\b"
 )
-# "named 'ignore previous instructions'" and similar quotations of an attack are mentions, not use.
+# "test case 'ignore previous instructions'" and similar quotations of an attack are mentions, not use.
 _MENTION = (
-    r"(?:named|called|titled|phrases?|strings?|such as|like|e\.g\.|examples?|test cases?|payloads?|"
-    r"attacks?|prompts? like|contains?|containing|includes?|including|fixtures?|quoted?|quotes?|literal|says?|spot|"
-    r"detect\w*|block\w*|flag\w*|recogni[sz]e\w*)"
+    r"(?:test cases?|payloads?|attacks?|fixtures?|detect\w*|block\w*|flag\w*|recogni[sz]e\w*)"
     r"\s*[:,]?\s*[\"'`]\s*" + _OVERRIDE_VERB
 )
+# ... and "the phrase 'ignore previous instructions'", "e.g. '...'": a mention only in a line about
+# tests or detection. A bare 'Example: "ignore all previous instructions"' passes the order on.
+_INSTANCE_MENTION = LazyPattern(
+    r"(?:named|called|titled|phrases?|strings?|such as|like|e\.g\.|examples?|prompts? like|contains?|"
+    r"containing|includes?|including|quoted?|quotes?|literal|says?|spot)"
+    r"\s*[:,]?\s*[\"'`]\s*$"
+)
+
+
+def _override_given(view: str, m: re.Match[str]) -> bool:
+    """The override rule's check: not negated, not reported, and not an instance quoted in a line
+    about tests or detection ("strings like 'ignore previous instructions' are blocked")."""
+    if _INSTANCE_MENTION.p.search(view, max(0, m.start() - 60), m.start()) and about_tests(
+        line_of(view, m.start(), m.end())
+    ):
+        return False
+    return override_check(view, m)
 
 _LEAK_VERB = (
     r"(?:repeat|print|output|show|display|reveal|tell|give|list|dump|leak|share|recite|relay|expose|disclose|"
@@ -76,7 +99,7 @@ RULES: list[Rule] = [
         r"she|someone|anyone)(?:\s+have|\s+had|'ve|'d)?\s+(?:ever\s+)?(?:said|told|wrote|written|asked|gave|"
         r"given|mentioned|instructed|been told|were told|was told|learned|know)|(?:above|before|prior|previously|"
         r"so far|until now|earlier|up to (?:now|here|this point)|else|in your (?:prompt|instructions|context))))",
-        sub="override_previous", leet=True, veto=_MENTION, veto_back=60, fwd=260, check=override_check,
+        sub="override_previous", leet=True, veto=_MENTION, veto_back=60, fwd=260, check=_override_given,
     ),
     rule(
         "prompt_injection", CAT, ALL,

@@ -103,9 +103,11 @@ RULES: list[Rule] = [
     # --- schedulers ------------------------------------------------------------------------------
     rule(
         "cron_persistence", CAT, STRICT, "@reboot",
-        # a cron line runs a command at boot; prose names the keyword ("an entry with @reboot on a host")
+        # a cron line runs a command at boot; prose names the keyword ("an entry with @reboot on a
+        # host", "alert on new @reboot lines")
         r"@reboot\b(?!\s+(?:on|in|at|is|are|was|were|and|or|to|for|with|by|from|the|a|an|of|"
-        r"as|keyword)\b|\s*[,.;:)]|\s*$)", sub="scheduler", fwd=40,
+        r"as|keyword|lines|entries|jobs|directives|schedules|syntax|tasks)\b|\s*[,.;:)]|\s*$)",
+        sub="scheduler", fwd=40,
     ),
     rule(
         "cron_persistence", CAT, STRICT, "crontab|cron|crontabs",

@@ -1,0 +1,65 @@
+"""What no description makes harmless: the facts a note states that are threats however it frames them.
+
+``mood.describes`` lowers the weight of a line in the indicative about something other than the
+agent ("the deploy hook uploads the build to S3"). Some such lines keep their full reading: a
+covert act, an address with a slot for data, a licence to act, obedience to a channel, a secret
+sent to a destination, a credential put somewhere public, and a standing job that removes a
+safeguard (:func:`standing_harm`). The intent layer asks :func:`kept_in_description`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pi_memory.security.intent_match import lexicon, word_marks
+
+__all__ = ["kept_in_description", "standing_harm"]
+
+
+def _obeys(line: str) -> bool:
+    """Does a word of the line say "obey" ("obeys", "follows"), not only name orders ("sends
+    orders to our ERP": "orders" is both a channel's content and obedience)?"""
+    return any("comply" in found and "channel" not in found for _, found in word_marks(lexicon(), line))
+
+
+def kept_in_description(marks: set[str], line: str) -> bool:
+    """What no description makes harmless: a covert act, an image or URL with a slot for data (or
+    such an image told in words), a licence to act ("no need to ask", "already approved"),
+    obedience to a channel ("a bot that obeys whatever arrives in the Telegram channel"), a secret
+    or a re-run tied to a destination ("the sync job sends ~/.ssh to https://...")."""
+    if marks & {"covert", "<slot_url>", "<image>", "noneed"}:
+        return True
+    if "image" in marks and marks & {"encode", "address"} and marks & {"secret", "selfref"}:
+        return True  # the same image told in prose: "a picture whose address encodes the chat"
+    if {"prior", "noconfirm"} <= marks or ({"channel", "comply"} <= marks and _obeys(line)):
+        return True
+    if {"cred", "public"} <= marks and marks & {"send", "putin"} and "negation" not in marks:
+        return True  # "public pull requests get config/secrets.yml pasted into the description"
+    if standing_harm(marks, line):
+        return True
+    return bool(marks & {"<url>", "<email>", "<ip>"}) and bool(marks & {"secret", "persist"})
+
+
+#: The safeguards and secrets a standing job may not remove, switch off or send: the rules and
+#: checks (``rules``: safety checks, validation, signatures), secrets, and the tests.
+_TESTS = re.compile(r"\btest(?:s|ing)?\b|\bprueba|\bteste|\bтест|テスト|테스트|测试|kiểm thử|اختبار|परीक्षण")
+
+# The verbs of deleting among the ``destroy`` concept's acts (not install, deploy, restart, pay).
+_DELETES = re.compile(
+    r"\b(?:delet|remov|eras|wip|purg|truncat|borr|elimin|apag|exclu|supprim|lösch|entfern|cancell|rimuov|удал|"
+    r"sil|xóa)|حذف|हटा|削除|삭제|删除"
+)
+
+
+def standing_harm(marks: set[str], line: str) -> bool:
+    """Does the line state a standing harmful act set up in the environment: a hook, cron job or
+    startup item (``persist``) that on every run (``always``) deletes, disables or sends a
+    safeguard or a secret ("the build hook deletes the tests on every commit", "the pre-commit
+    hook disables the security checks on every run")? Such a fact is the threat however it is
+    framed, so it keeps its full reading: no description discount."""
+    if not {"persist", "always"} <= marks:
+        return False
+    if "send" in marks and "secret" in marks:
+        return True
+    removes = "disable" in marks or ("destroy" in marks and _DELETES.search(line) is not None)
+    return removes and ("rules" in marks or _TESTS.search(line) is not None)

@@ -1,0 +1,83 @@
+"""Which quotations a note studies and which it hands on: "Example:" against a test string.
+
+A quotation is a mention, not an order, when the words before it introduce it as an object of
+study (a test, a fixture, what a filter blocks: ``context_checks``). Words that only name an
+instance ("an example", "the phrase", "a persona called", "the attacker's prompt said") make it
+a mention only in a line about tests or detection: a bare 'Example: "ignore all previous
+instructions"' or 'Remember this phrase: "..."' hands a future agent the order it quotes, while
+'Example the detector must block: "..."' studies it. The intent layer reads the same way its
+``meta`` concept when the only defender word of a line is such an instance word.
+"""
+
+from __future__ import annotations
+
+from pi_memory.security.context_checks import NAMES, QUOTED_SPAN, REPORT_VOICE, LazyPattern, mention_cue
+
+__all__ = ["about_tests", "instance_only", "instance_words_blanked", "line_of", "weak_cue"]
+
+# ... and words that introduce a quotation as an instance of something ("an example", "the
+# phrase", "a persona called", "the note titled"): a mention only in a line about tests or
+# detection. A bare
+# 'Example: "ignore all previous instructions"' or 'Remember this phrase: "..."' hands a future
+# agent the order it quotes; 'Example from the detector's tests: "..."' studies it.
+_WEAK_CUE = LazyPattern(
+    r"\b(?:samples?|strings?|phrases?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed|"
+    # what an attack said, quoted in a report of it ("the attacker's prompt said \"...\"; refused")
+    r"said|says|wrote|read|reads|stated|contained)\b"
+)
+# What makes a line about tests or detection, outside its quotations: a study cue, or the words
+# of a security report (detection, an attack, an incident, a refusal).
+_STUDY_TOPIC = LazyPattern(
+    r"\b(?:detect\w*|security|malicious|attack\w*|incidents?|owasp|dlp|pentest\w*|phishing|refus\w*|"
+    r"expected|unit tests?|scor(?:e|es|ed|ing))\b"
+)
+
+
+def weak_cue(text: str) -> bool:
+    """Does ``text`` hold a word that introduces a quotation as an instance (an example, a phrase)?"""
+    if _WEAK_CUE.p.search(text) is not None:
+        return True
+    from pi_memory.security import reported
+
+    return reported.INSTANCE_CUES.p.search(text) is not None
+
+
+def line_of(view: str, start: int, end: int) -> str:
+    """The line of ``view`` that holds ``view[start:end]`` (at most 300 characters either side)."""
+    lo = max(view.rfind("\n", 0, start) + 1, start - 300)
+    hi = view.find("\n", end, end + 300)
+    return view[lo : hi if hi >= 0 else min(len(view), end + 300)]
+
+
+def instance_words_blanked(line: str) -> str:
+    """``line`` with the words that name an instance ("example", "Beispiel", "пример") blanked."""
+    from pi_memory.security import reported
+
+    return _WEAK_CUE.p.sub(" ", reported.INSTANCE_CUES.p.sub(" ", line))
+
+
+def about_tests(line: str) -> bool:
+    """Is the folded ``line``, outside its quotations and names, about tests or detection: a study
+    cue or the words of a security report, in any of the 14 languages?"""
+    prose = QUOTED_SPAN.p.sub(" ", line)
+    if "." in prose or "@" in prose:
+        prose = NAMES.p.sub(" ", prose)
+    if mention_cue(prose) or _STUDY_TOPIC.p.search(prose) or REPORT_VOICE.p.search(prose):
+        return True
+    from pi_memory.security import reported
+
+    return reported.VOICE.p.search(prose) is not None
+
+
+#: The ``meta`` words that only name an instance ("example", "sample", "Beispiel", "例子").
+_INSTANCE_WORDS = LazyPattern(r"\b(?:examples?|samples?|e\.g\.)(?!\w)|例")
+
+
+def instance_only(line: str) -> bool:
+    """Is the line's defender voice only an "Example:" or "Sample:" (no other ``meta`` word) in a
+    line about neither tests nor detection? 'Example: "ignore all previous instructions"' hands
+    the order to whoever reads it; 'Example from the filter's tests: "..."' studies it."""
+    from pi_memory.security.intent_match import concepts
+
+    plain = instance_words_blanked(_INSTANCE_WORDS.p.sub(" ", line))
+    return "meta" not in concepts(plain) and not about_tests(line)

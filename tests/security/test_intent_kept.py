@@ -1,0 +1,16 @@
+"""What no description makes harmless: facts that are threats however a note frames them."""
+
+from __future__ import annotations
+
+from pi_memory.security.intent_kept import kept_in_description, standing_harm
+
+
+def test_a_secret_sent_to_an_address_is_kept_in_a_description() -> None:
+    assert kept_in_description({"send", "secret", "<url>"}, "the sync job sends ~/.ssh to https://x.example")
+    assert not kept_in_description({"send", "<url>"}, "the deploy hook uploads the build to https://x.example")
+
+
+def test_a_standing_job_that_removes_a_safeguard_is_kept() -> None:
+    line = "the pre-commit hook disables the security checks on every run"
+    assert standing_harm({"persist", "always", "disable", "rules"}, line)
+    assert not standing_harm({"persist", "always", "execute"}, "the pre-commit hook runs the linters on every commit")
