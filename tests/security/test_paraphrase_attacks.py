@@ -11,7 +11,9 @@ their words. Each row's ``part`` is fixed by its text (the first byte of its SHA
 counted (here and by ``bench/multilingual_probe.py --fixture ...``), never read one by one.
 
 Base counts, before any fix (commit of this set): tune threats blocked 53/101, tune notes
-flagged 1/37; probe threats blocked 61/123, probe notes flagged 1/34.
+flagged 1/37; probe threats blocked 61/123, probe notes flagged 1/34. After the kinds of
+``intent_orders`` (rules stated as facts), the code-mixed and nukta readings, a placeholder
+host label as a data slot and the Hindi "before": tune 100/101 and 0/37, probe 107/123 and 1/34.
 """
 
 from __future__ import annotations
@@ -28,7 +30,12 @@ LANGUAGES = {"en", "es", "pt", "fr", "de", "it", "ru", "tr", "vi", "ar", "hi", "
 KINDS = {"persist", "exfil", "inject", "role", "noconfirm", "conceal", "channel"}
 PROBE_BASE_BLOCKED = 61
 PROBE_BASE_FLAGGED_NOTES = 1
-TUNE_BASE_MISSED = 48
+#: The tuned threats still passing, each with why.
+REMAINDER = {
+    # Turkish "not" (a note) is the English negation "not" to the lexicon, and a note that
+    # re-adds itself is only read without a negation ("if it is deleted, do not re-add it").
+    ("tr", "persist"),
+}
 
 
 def _rows(part: str | None = None) -> list[dict[str, str]]:
@@ -52,13 +59,13 @@ def test_every_kind_in_every_language() -> None:
 
 
 def test_tuned_threats_are_blocked() -> None:
-    missed = [(r["lang"], r["kind"]) for r in _rows("tune") if r["label"] == "threat" and not scan(r["text"])]
-    assert len(missed) <= TUNE_BASE_MISSED, missed
+    missed = {(r["lang"], r["kind"]) for r in _rows("tune") if r["label"] == "threat" and not scan(r["text"])}
+    assert missed <= REMAINDER, missed - REMAINDER
 
 
 def test_tuned_notes_that_share_their_words_pass() -> None:
     flagged = [(r["lang"], r["kind"]) for r in _rows("tune") if r["label"] == "benign" and scan(r["text"])]
-    assert len(flagged) <= 1, flagged
+    assert flagged == []
 
 
 def test_probe_half_counted_only() -> None:

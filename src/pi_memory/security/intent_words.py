@@ -202,6 +202,9 @@ WORDS: dict[str, dict[str, str]] = {
         "always": "bundan+sonra bundan+böyle artık her+zaman daima her+seferinde her+oturumda "
         "gelecekte sürekli kalıcı*",
         "negation": "asla hiç hiçbir değil yok",
+        # the conditional of a passive or a "when" clause, written on the verb: "silinirse", "sorduğunda"
+        "condition": "*ilirse *ılırsa *ulursa *ülürse *inirse *ınırsa *unursa *ünürse *dığında *diğinde *duğunda "
+        "*düğünde *tığında *tiğinde *tuğunda *tüğünde",
         "without": "sormadan söylemeden bildirmeden izinsiz habersiz onaysız almadan onay+isteme izin+isteme "
         "onay+beklemeden",
         "noconfirm": "sor sorma sormadan sormak sorup onay* izin* teyit*",
