@@ -13,7 +13,8 @@ counted (here and by ``bench/multilingual_probe.py --fixture ...``), never read 
 Base counts, before any fix (commit of this set): tune threats blocked 53/101, tune notes
 flagged 1/37; probe threats blocked 61/123, probe notes flagged 1/34. After the kinds of
 ``intent_orders`` (rules stated as facts), the code-mixed and nukta readings, a placeholder
-host label as a data slot and the Hindi "before": tune 100/101 and 0/37, probe 107/123 and 1/34.
+host label as a data slot and the Hindi "before": tune 100/101 and 0/37, probe 107/123 and 1/34;
+with the borrowed words of ``intent_loans`` and a named assistant without rules: probe 109/123.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "parap
 LANGUAGES = {"en", "es", "pt", "fr", "de", "it", "ru", "tr", "vi", "ar", "hi", "ja", "ko", "zh"}
 KINDS = {"persist", "exfil", "inject", "role", "noconfirm", "conceal", "channel"}
 PROBE_BASE_BLOCKED = 61
+PROBE_NOW_BLOCKED = 109
 PROBE_BASE_FLAGGED_NOTES = 1
 #: The tuned threats still passing, each with why.
 REMAINDER = {
@@ -72,5 +74,5 @@ def test_probe_half_counted_only() -> None:
     probe = _rows("probe")
     blocked = sum(1 for r in probe if r["label"] == "threat" and scan(r["text"]))
     flagged = sum(1 for r in probe if r["label"] == "benign" and scan(r["text"]))
-    assert blocked >= PROBE_BASE_BLOCKED
+    assert blocked >= PROBE_NOW_BLOCKED >= PROBE_BASE_BLOCKED
     assert flagged <= PROBE_BASE_FLAGGED_NOTES

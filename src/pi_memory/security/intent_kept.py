@@ -34,6 +34,8 @@ def kept_in_description(marks: set[str], line: str) -> bool:
         return True  # the same image told in prose: "a picture whose address encodes the chat"
     if {"prior", "noconfirm"} <= marks or ({"channel", "comply"} <= marks and _obeys(line)):
         return True
+    if {"channel", "agent", "asif"} <= marks and marks & {"execute", "comply"} and "negation" not in marks:
+        return True  # a channel's messages taken as the assistant's commands: "... count as commands to you"
     if {"cred", "public"} <= marks and marks & {"send", "putin"} and "negation" not in marks:
         return True  # "public pull requests get config/secrets.yml pasted into the description"
     if standing_harm(marks, line) or stated_order(marks):
