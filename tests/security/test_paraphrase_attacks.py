@@ -14,7 +14,8 @@ Base counts, before any fix (commit of this set): tune threats blocked 53/101, t
 flagged 1/37; probe threats blocked 61/123, probe notes flagged 1/34. After the kinds of
 ``intent_orders`` (rules stated as facts), the code-mixed and nukta readings, a placeholder
 host label as a data slot and the Hindi "before": tune 100/101 and 0/37, probe 107/123 and 1/34;
-with the borrowed words of ``intent_loans`` and a named assistant without rules: probe 109/123.
+with the borrowed words of ``intent_loans`` and a named assistant without rules: probe 109/123;
+with the passive of obligation read as an order and a note put back once gone: probe 110/123.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "parap
 LANGUAGES = {"en", "es", "pt", "fr", "de", "it", "ru", "tr", "vi", "ar", "hi", "ja", "ko", "zh"}
 KINDS = {"persist", "exfil", "inject", "role", "noconfirm", "conceal", "channel"}
 PROBE_BASE_BLOCKED = 61
-PROBE_NOW_BLOCKED = 109
+PROBE_NOW_BLOCKED = 110
 PROBE_BASE_FLAGGED_NOTES = 1
 #: The tuned threats still passing, each with why.
 REMAINDER = {

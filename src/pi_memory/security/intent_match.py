@@ -429,6 +429,8 @@ def _token_concepts(lex: Lexicon, token: str) -> frozenset[str]:
         hit = lex.stems.get(token[:k])
         if hit is not None:
             found |= hit
+    if token[-2:] in _POSSESSIVE and len(token) > 3:
+        found |= _token_concepts(lex, token[:-2])  # "the assistant's rules": the assistant
     if not token.isascii() and token[0].isascii():
         # An English word with the other language's ending on it ("merge하기", "main에",
         # "deploy時"): code-mixed text reads the English word too.
@@ -439,5 +441,6 @@ def _token_concepts(lex: Lexicon, token: str) -> frozenset[str]:
 
 
 _ASCII_HEAD = re.compile(r"[a-z]{2,}")
+_POSSESSIVE = frozenset({"'s", "’s"})
 #: Scripts whose endings attach to a borrowed word: Hangul, kana and CJK, Devanagari, Arabic.
 _UNSPACED_TAIL = re.compile(r"[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff\u0900-\u097f\u0600-\u06ff]")
