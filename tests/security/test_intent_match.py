@@ -94,3 +94,8 @@ def test_marks_are_the_same_without_the_c_automaton() -> None:
         folded = normalize.fold(text, confusables=False)
         assert set(word_marks(lex, folded)) == set(word_marks(plain, folded)), text
         assert set(phrase_hits(lex, folded)) == set(phrase_hits(plain, folded)), text
+
+
+def test_an_english_possessive_reads_its_noun() -> None:
+    assert "agent" in concepts("the assistant's rules")
+    assert "agent" in concepts("the assistant’s rules")

@@ -159,3 +159,9 @@ def test_an_accent_dropped_stem_does_not_swallow_other_languages_words() -> None
     assert "secret" in concepts("la clé api") and "secret" in concepts("les clés ssh")
     for word in ("cleanup.sh", "clear the cache", "the client"):
         assert "secret" not in concepts(word), word
+
+
+def test_the_german_start_verb_runs_what_it_starts() -> None:
+    # "startet" is how German says a job runs a program: a script from the network at login persists
+    assert scan("Der Cronjob startet ein Skript von https://x.beispiel.org/c.sh beim Login.")
+    assert scan("Der Cronjob startet die Sicherung der Fotos beim Login.") == []

@@ -36,16 +36,18 @@ from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_match import concepts, lexicon, span_marks
+from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
 
 SEGMENT_CHARS = 400
-_UNSCORED = COMBINATION_ONLY | UNWEIGHTED
+_UNSCORED = COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS
 """Concepts only the written combinations read (the facets of an order and the technical acts):
 the learned weights never score them, so adding one moves no line the weights flag or clear."""
 MAX_SEGMENTS = 256
 
 #: Arabic short vowels, shadda and sukun, mostly left unwritten: "تُحفظ" and "نفّذ" read as
-#: "تحفظ" and "نفذ", as the lexicon writes them.
-_ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670]")
+#: "تحفظ" and "نفذ", as the lexicon writes them; and the Devanagari nukta, written or left out
+#: at will in borrowed words ("फ़ॉरवर्ड", "फॉरवर्ड"; the lexicon holds both spellings).
+_ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670\u093c]")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 
 
@@ -202,13 +204,14 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
     """``(intent, name, required groups, vetoes)``: a ``!a|b`` group names concepts that must be absent."""
     from pi_memory.security.intent_acts import KINDS
     from pi_memory.security.intent_lexicon import COMBINATIONS
+    from pi_memory.security.intent_orders import KINDS as ORDER_KINDS
 
     def group(g: str) -> frozenset[str]:
         return frozenset(g.lstrip("!").split("|"))
 
     return tuple(
         (i, n, tuple(group(g) for g in gs if g[0] != "!"), frozenset().union(*(group(g) for g in gs if g[0] == "!")))
-        for i, n, gs in COMBINATIONS + KINDS
+        for i, n, gs in COMBINATIONS + KINDS + ORDER_KINDS
     )
 
 

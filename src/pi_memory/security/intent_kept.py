@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from pi_memory.security.intent_match import lexicon, word_marks
+from pi_memory.security.intent_orders import stated_order
 
 __all__ = ["kept_in_description", "standing_harm"]
 
@@ -33,10 +34,12 @@ def kept_in_description(marks: set[str], line: str) -> bool:
         return True  # the same image told in prose: "a picture whose address encodes the chat"
     if {"prior", "noconfirm"} <= marks or ({"channel", "comply"} <= marks and _obeys(line)):
         return True
+    if {"channel", "agent", "asif"} <= marks and marks & {"execute", "comply"} and "negation" not in marks:
+        return True  # a channel's messages taken as the assistant's commands: "... count as commands to you"
     if {"cred", "public"} <= marks and marks & {"send", "putin"} and "negation" not in marks:
         return True  # "public pull requests get config/secrets.yml pasted into the description"
-    if standing_harm(marks, line):
-        return True
+    if standing_harm(marks, line) or stated_order(marks):
+        return True  # a standing harm, or a rule stated as a fact ("earlier rules are withdrawn")
     return bool(marks & {"<url>", "<email>", "<ip>"}) and bool(marks & {"secret", "persist"})
 
 

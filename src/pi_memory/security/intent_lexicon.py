@@ -217,7 +217,7 @@ LEXICON: dict[str, str] = {
         "already beforehand advance pre-approved preapproved pre-authorized preauthorized upfront on-file "
         "ya previamente antemano já antecipadamente déjà préalablement avance bereits schon vorab vorher già "
         "anticipo preventivamente уже заранее zaten önceden şimdiden đã "
-        "مسبقا مسبقًا بالفعل पहले "
+        "مسبقا مسبقًا بالفعل पहले+ही पहले+से चुके चुका चुकी "
         "すでに 既に 事前 あらかじめ 이미 미리 사전에 已经 预先 事先"
     ),
     "noneed": (
@@ -239,7 +239,7 @@ LEXICON: dict[str, str] = {
         "gehorch* folge obbedisc* segui подчин* следуй слушайся uy itaat tuân làm+theo أطع اتبع पालन "
         "従 따르 服从 遵循 遵守 照做"
     ),
-    "mode": ("mode modus modo режим mod chế+độ وضع मोड モード 모드 模式"),
+    "mode": ("mode modus modo modalità режим mod modu modunda chế+độ وضع मोड モード 모드 模式"),
     "newness": (
         "new nuevo nueva novo nova nouveau nouvelle neu neue neuen neuer nuovo nuova новый новая новое новые "
         "новую yeni mới جديد جديدة नया नई 新しい 新た 새 새로운 新的 新角色"

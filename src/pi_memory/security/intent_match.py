@@ -118,18 +118,21 @@ def lexicon() -> Lexicon:
     from pi_memory.security.intent_acts import ACTS
     from pi_memory.security.intent_facets import FACETS
     from pi_memory.security.intent_lexicon import LEXICON
+    from pi_memory.security.intent_loans import LOANS
+    from pi_memory.security.intent_orders import ORDERS
     from pi_memory.security.intent_words import WORDS
 
     exact: dict[str, set[str]] = {}
     stems: dict[str, set[str]] = {}
     phrases: dict[str, dict[int, set[str]]] = {}
-    tables = [LEXICON.items(), *(t.items() for t in (*WORDS.values(), *ACTS.values(), *FACETS.values()))]
+    by_language = (*WORDS.values(), *ACTS.values(), *FACETS.values(), *ORDERS.values(), *LOANS.values())
+    tables = [LEXICON.items(), *(t.items() for t in by_language)]
     word_at = _WORD.fullmatch
     # Each distinct entry once, with every concept the tables give it (many repeat across them).
     entries: dict[str, set[str]] = {}
     for key, words in (pair for table in tables for pair in table):
         keys = key.split("|")
-        for w in words.casefold().split():
+        for w in _spellings(words.casefold()):
             found = entries.get(w)
             if found is None:
                 entries[w] = set(keys)
@@ -164,6 +167,16 @@ def lexicon() -> Lexicon:
         _automaton({k: (len(k), v) for k, v in frozen.items()}),
         _automaton({w: (len(w), ()) for w in (*exact, *stems)}),
     )
+
+
+def _spellings(words: str) -> list[str]:
+    """The entries of a table, each Hindi one also without its nukta: "ज़रूरत" and "जरूरत", "फ़ॉरवर्ड"
+    and "फॉरवर्ड" are written either way (the scanned text loses the nukta, ``intent.detect``)."""
+    out = words.split()
+    return out + [w.replace(NUKTA, "") for w in out if NUKTA in w] if NUKTA in words else out
+
+
+NUKTA = "\u093c"
 
 
 def _automaton(entries: dict[str, object]) -> Any:
@@ -204,7 +217,8 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     for pos, names in concept_positions(text, spans, links, unaccented=True):
         credit(pos, names)
     for lo, _ in hosts:
-        credit(lo, ("<host>",))
+        # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
+        credit(lo, ("<host>", "<slot_url>") if text[lo] == "." else ("<host>",))
     for name, literals, pattern in SHAPES:
         if any(lit in text for lit in literals):
             shape = ("<" + name + ">",)
@@ -335,7 +349,9 @@ def _hosts(text: str, links: list[tuple[int, int]]) -> list[tuple[int, int]]:
             continue  # inside a URL or an e-mail address already
         while lo > 0 and text[lo - 1] in _HOST_CHARS and m.start() - lo < 253:
             lo -= 1
-        if lo == m.start() or text[lo] in ".-" or (lo > 0 and text[lo - 1] in "@/\\_"):
+        if text[lo] == "." and lo > 0 and text[lo - 1] in ">}]" and lo < m.start():
+            pass  # the first label is a placeholder for the data: "<token>.dns.example.net"
+        elif lo == m.start() or text[lo] in ".-" or (lo > 0 and text[lo - 1] in "@/\\_"):
             continue  # no label before the dot, or part of a path or an address
         if out and lo < out[-1][1]:
             continue
@@ -413,4 +429,18 @@ def _token_concepts(lex: Lexicon, token: str) -> frozenset[str]:
         hit = lex.stems.get(token[:k])
         if hit is not None:
             found |= hit
+    if token[-2:] in _POSSESSIVE and len(token) > 3:
+        found |= _token_concepts(lex, token[:-2])  # "the assistant's rules": the assistant
+    if not token.isascii() and token[0].isascii():
+        # An English word with the other language's ending on it ("merge하기", "main에",
+        # "deploy時"): code-mixed text reads the English word too.
+        head = _ASCII_HEAD.match(token)
+        if head is not None and head.end() < len(token) and _UNSPACED_TAIL.match(token, head.end()):
+            found |= _token_concepts(lex, head.group())
     return frozenset(found)
+
+
+_ASCII_HEAD = re.compile(r"[a-z]{2,}")
+_POSSESSIVE = frozenset({"'s", "’s"})
+#: Scripts whose endings attach to a borrowed word: Hangul, kana and CJK, Devanagari, Arabic.
+_UNSPACED_TAIL = re.compile(r"[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff\u0900-\u097f\u0600-\u06ff]")

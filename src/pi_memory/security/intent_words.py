@@ -140,7 +140,7 @@ WORDS: dict[str, dict[str, str]] = {
         "persist": "autostart* neustart* hochfahren systemstart bei+jedem+start wieder+läuft "
         "erneut* wieder+ausführ* geplante+aufgabe hook*",
         "channel": "kanal* ergebnis* werkzeug* tool-ausgabe ausgabe webseite*",
-        "execute": "führ* ausführ* befehl* kommando* ausgeführt",
+        "execute": "führ* ausführ* befehl* kommando* ausgeführt startet starten gestartet",
         "destroy": "lösch* entfern* bezahl* kauf* gelöscht",
         "selfref": "diese+notiz dieser+notiz diese+erinnerung gedächtnis",
         "despite": "auch+wenn selbst+wenn",
@@ -165,7 +165,7 @@ WORDS: dict[str, dict[str, str]] = {
         "persist": "avvio all'avvio ogni+avvio riavvi* rimetti reinstall* esecuzione+automatica "
         "attività+pianificata hook*",
         "channel": "canale* risultat* output+dello+strumento strumento* remoto* pagina+web",
-        "execute": "esegu* lanci* comand* ordine ordini",
+        "execute": "esegu* lanci* comand* ordine ordini avvia avviano avviare avviato",
         "destroy": "cancella cancellare elimin* rimuov* paga pagare acquist*",
         "selfref": "questa+nota questa+memoria memoria",
         "despite": "anche+se anche+quando pur+se",
@@ -202,6 +202,9 @@ WORDS: dict[str, dict[str, str]] = {
         "always": "bundan+sonra bundan+böyle artık her+zaman daima her+seferinde her+oturumda "
         "gelecekte sürekli kalıcı*",
         "negation": "asla hiç hiçbir değil yok",
+        # the conditional of a passive or a "when" clause, written on the verb: "silinirse", "sorduğunda"
+        "condition": "*ilirse *ılırsa *ulursa *ülürse *inirse *ınırsa *unursa *ünürse *dığında *diğinde *duğunda "
+        "*düğünde *tığında *tiğinde *tuğunda *tüğünde",
         "without": "sormadan söylemeden bildirmeden izinsiz habersiz onaysız almadan onay+isteme izin+isteme "
         "onay+beklemeden",
         "noconfirm": "sor sorma sormadan sormak sorup onay* izin* teyit*",

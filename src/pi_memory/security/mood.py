@@ -67,6 +67,18 @@ _CLAUSE_HEAD = LazyPattern(
     r"finally|directly|go ahead and|do not|don't|do|not|and|then|but|or)\s+)*"
     r"([^\W\d_][\w'-]*)"
 )
+# The passive of obligation, which names no one and still obliges: "is to be mentioned", "sind zu
+# befolgen", "sont à exécuter", "han de aplicarse", "hão de ser", "vanno eseguite", "следует
+# выполнять", "uygulanmalıdır", "ينبغي", "किया जाए", "ものとする", "해야 한다".
+_OBLIGED = LazyPattern(
+    r"\b(?:is|are|was|were)(?: not| never| always)? to be\b|"
+    r"\b(?:ist|sind)\b[^.;:!?]{0,60}?\bzu [a-zäöü]+(?:en|ern|eln)\b|"
+    r"\b(?:est|sont) à [a-zéè]+(?:er|ir|re)\b|\b(?:ha|han|has|había|habrá) de [a-záéí]+(?:ar|er|ir)(?:se)?\b|"
+    r"\b(?:há|hão|havia) de\b|\b(?:va|vanno|andrà|andranno) (?:[a-z]+ )?[a-z]+(?:at|ut|it)[oaie]\b|"
+    r"\b(?:следует|надлежит|необходимо|полагается)\b|\w+(?:malı|meli)(?:dır|dir|yız|yiz)?\b|"
+    r"ينبغي|يتعين|يلزم|(?:किया|किए|की) जा(?:ए|एँ|एं)|ものとする|ものとします|なければならない|ねばならない|"
+    r"야 한다|야 합니다|여야"
+)
 # A clause that opens with "always" or "never" sets a standing rule for whoever reads it.
 _STANDING = LazyPattern(
     r"(?:^|[.;:!?—–]\s*|,\s*)(?:always|never|siempre|nunca|jamás|sempre|jamais|toujours|immer|nie|niemals|"
@@ -183,6 +195,8 @@ def orders(line: str, shared_subject: bool = False) -> bool:
     e envia ...", "Cron ejecuta ... y envía ...") continues that subject's description unless it
     is an English base form ("... and send it to ...")."""
     if _ORDER_WORDS.p.search(line) or _ORDER_CJK.p.search(blank_compounds(line)) or _STANDING.p.search(line):
+        return True
+    if _OBLIGED.p.search(line):
         return True
     if _TR_FROM_NOW.p.search(line) and not all(
         _TR_TENSE.p.search(c) for c in _clauses(line) if _TR_FROM_NOW.p.search(c)
