@@ -1,0 +1,53 @@
+"""A third hard-negative set, written before the fixes it measures: 246 benign notes by kind.
+
+``tests/fixtures/security/hard_negatives_3.jsonl`` holds the kinds the earlier sets lacked: log
+forwarders and DLP that mask tokens, secret-scanning configs and vault rotation runbooks; team
+policies ("never delete without asking") in every language; release notes about the assistant
+itself; questions about what the agent should be allowed to do; verbless cron, systemd and
+launchd records, git hooks, shell aliases, PATH and pip index edits; past incidents and what the
+attacker did; monitoring, CI and deploy agents that are not the AI; the user's preferences about
+their own summaries and confirmations; security training, CTF write-ups and approved red-team
+plans: 90 in English and 12 in each of the other 13 languages, some of several lines. Each row's
+``part`` is fixed by a hash of its text: the ``tune`` half was read while fixing causes, the
+``probe`` half is only ever counted. On the base, 8 of the 122 tune notes and 11 of the 124
+probe notes were blocked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+
+from pi_memory.security import scan
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "hard_negatives_3.jsonl"
+#: Blocked probe notes on the base: the count may only fall.
+PROBE_BASE = 11
+
+
+def _rows(part: str | None = None) -> list[dict[str, str]]:
+    rows = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [r for r in rows if part is None or r["part"] == part]
+
+
+def test_the_set_covers_every_language_and_its_parts_are_hashed() -> None:
+    rows = _rows()
+    assert len(rows) >= 240
+    langs = Counter(r["lang"] for r in rows)
+    assert len(langs) == 14 and min(langs.values()) >= 12 and langs["en"] >= 85
+    for r in rows:  # the part is the text's, not a choice made after reading the verdict
+        even = hashlib.sha256(r["text"].encode()).digest()[0] % 2 == 0
+        assert r["part"] == ("tune" if even else "probe"), r["text"]
+    assert sum("\n" in r["text"] for r in rows) >= 5
+
+
+def test_tune_notes_pass() -> None:
+    blocked = [r["text"] for r in _rows("tune") if scan(r["text"])]
+    assert len(blocked) <= 8, blocked
+
+
+def test_the_probe_half_blocks_no_more_than_on_the_base() -> None:
+    # counted only: the probe notes are never printed or read one by one
+    assert sum(bool(scan(r["text"])) for r in _rows("probe")) <= PROBE_BASE
