@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks, mentions, mood, normalize, prohibition
+from pi_memory.security import context_checks, mentions, mood, normalize, prohibition, questions
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
@@ -334,7 +334,7 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         # "never share it", "nunca las compartas", "must not execute scripts ...": a prohibition
         read = read - prohibition.prohibited(folded, lo, hi, _ACTS & read)
     if (
-        {"negation", "without"} <= read
+        "negation" in read
         and read & {"noconfirm", "conceal"}
         and not read & _DESTINATIONS
         and prohibition.forbids_unconfirmed(folded, lo, hi)
@@ -350,6 +350,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         folded[lo:hi], read
     ):
         return None  # what the user set up on their own machine, no network, secret or order in it
+    if read.isdisjoint(_COVERT_SHAPES) and questions.deliberates(folded[lo:hi]):
+        return None  # "should the agent be allowed to push without review?": a permission weighed
     final = hit if read == marks else _line_verdict(model, read, folded, lo, hi)
     if final is None:
         return None
@@ -366,6 +368,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     return final
 
 
+#: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.
+_COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})
 #: Acts whose every negated mention forbids rather than orders ("never share it").
 _ACTS = frozenset({"send", "execute", "destroy"})
 #: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
@@ -383,7 +387,7 @@ def _kept_unless_past(marks: set[str], line: str) -> bool:
     URL with a slot for data keeps its reading even there."""
     if not kept_in_description(marks, line):
         return False
-    if marks & {"covert", "<slot_url>", "<image>"} or not defender_voice(line):
+    if marks & _COVERT_SHAPES or not defender_voice(line):
         return True
     return not mood.past_report(line)
 
