@@ -200,8 +200,23 @@ def orders(line: str, shared_subject: bool = False) -> bool:
 
 def _heading(line: str, m: re.Match[str]) -> bool:
     """Is the clause's first word a heading ("Postmortem:", "Update:"), not a verb ("Run: ...")?
-    A word that only shares a stem with a verb ("post" in "postmortem") names the note's kind."""
-    return line.startswith(":", m.end(1)) and m.group(1) not in _BASE_VERB
+    A word that only shares a stem with a verb ("post" in "postmortem") names the note's kind, and
+    so does the first word of a label that ends in the noun it qualifies ("post-merge git hook:",
+    "pre-push hook:", "launchd job:")."""
+    if m.group(1) in _BASE_VERB:
+        return False
+    if line.startswith(":", m.end(1)):
+        return True
+    colon = line.find(":", m.end(1), m.end(1) + 40)
+    label = line[m.end(1) : colon].split() if colon > 0 else []
+    return 0 < len(label) <= 3 and label[-1] in _RECORD_NOUNS and _BASE_VERB.isdisjoint(label)
+
+
+#: The nouns a setup record's label ends in: what the record is about.
+_RECORD_NOUNS = _words(
+    "hook hooks job jobs timer timers unit units service services script scripts entry entries task tasks "
+    "crontab plist config agent agents bot bots daemon workflow pipeline trigger triggers step steps"
+)
 
 
 _FIRST_STOP = LazyPattern(r"[.;:!?—–](?:\s|$)")
@@ -221,6 +236,8 @@ def _imperative(word: str) -> bool:
     past forms ("runs", "uploaded") and gerunds are not imperatives."""
     if word in _BASE_VERB:
         return True
+    if "/" in word or word[:1] in "~.$" or "." in word.strip("."):
+        return False  # a path or a file name ("~/library/launchagents/x.plist", "pip.conf"): a name
     if _CJK.search(word):
         return False  # no spaces: the "word" is the whole clause; the particles above decide
     if word in _NOUNS or (word.isascii() and word.endswith(("s", "ed", "ing"))):
@@ -232,6 +249,8 @@ def _finite_en(word: str) -> bool:
     """An English third-person or past verb: an irregular form, or ``-s``/``-ed`` on a verb."""
     if word in _IRREGULAR:
         return True
+    if word.endswith(("ies", "ied")) and word[:-3] + "y" in _BASE_VERB:
+        return True  # "copies", "replied"
     for suffix in ("es", "s", "ed", "d"):
         if word.endswith(suffix) and word[: -len(suffix)] in _BASE_VERB:
             return True
@@ -284,9 +303,13 @@ def _latin_describes(first: str, rest: list[str]) -> bool:
 
 def _en_subject_verb(clause: str) -> bool:
     """Does the clause open with a subject (not the agent) and then an English finite verb?"""
-    words = _LABEL.p.sub("", clause).split()
+    label = _LABEL.p.match(clause)
+    words = clause[label.end() :].split() if label else clause.split()
     if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
         return False
+    if label and words[0] not in _BASE_VERB and _finite_en(words[0]):
+        # "post-merge hook: runs `npm ci` ...": the label is the subject of the verb after it
+        return not _agentive(label.group().rstrip(": ").split())
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
         if _finite_en(w):
