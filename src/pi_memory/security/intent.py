@@ -328,6 +328,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
             # A line that quotes a test string or what a filter blocks speaks about attacks: the
             # defender voice of an eval note ('the eval set includes jailbreaks like "..."').
             read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>", "meta"}
+    if "secret" in read and prohibition.masked(folded, lo, hi) and not mood.orders(folded[lo:hi]):
+        read = read - {"secret", "cred"}  # "tokens are masked before shipping": no secret leaves
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
     if "negation" in read and _ACTS & read:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from pi_memory.security.context_checks import QUOTATION, LazyPattern
-from pi_memory.security.intent_lookalike import blank_compounds
+from pi_memory.security.intent_lookalike import blank_compounds, software_agents
 from pi_memory.security.intent_match import UNACCENT, concepts, lexicon
 
 
@@ -288,7 +288,7 @@ def _latin_describes(first: str, rest: list[str]) -> bool:
         return _turkish_finite(rest[-1] if rest else first)
     if _en_subject_verb(first):
         return True
-    if _AGENT_SUBJECT.p.search(first):
+    if _names_agent(first):
         return False
     if _LATIN_SUBJECT.p.search(first):
         return True
@@ -342,10 +342,19 @@ def past_report(line: str) -> bool:
 def _agentive(subject: list[str]) -> bool:
     """Is the agent the subject: its head noun ("the assistant", "the AI model", "this bot") or
     its possessor ("the agent's script")? In "the agent memory file" the file is the subject."""
+    if software_agents(" ".join(subject[-3:])):
+        return False  # "the fluent bit agent", "the deploy bot": a program named for its job
     head = " ".join(subject[-2:]) if subject[-1] == "bot" else subject[-1]
     return _AGENT_SUBJECT.p.search(head) is not None or any(
         w.endswith("'s") and _AGENT_SUBJECT.p.search(w) for w in subject
     )
+
+
+def _names_agent(text: str) -> bool:
+    """Does ``text`` name the agent ("the assistant", "you"), not a program named for its job?"""
+    for a, b in reversed(software_agents(text)):
+        text = text[:a] + " " * (b - a) + text[b:]
+    return _AGENT_SUBJECT.p.search(text) is not None
 
 
 def _turkish_finite(clause: str) -> bool:
@@ -386,7 +395,7 @@ def describes(line: str) -> bool:
     agent, with no order addressed to the agent anywhere in it?"""
     s = line.strip(" -*#>\t")
     shared = s.isascii() or not (_CJK.search(s) or _CYRILLIC.search(s) or _ARABIC.search(s) or _DEVANAGARI.search(s))
-    shared = shared and _LATIN_SUBJECT.p.search(s) is not None and _AGENT_SUBJECT.p.search(s) is None
+    shared = shared and _LATIN_SUBJECT.p.search(s) is not None and not _names_agent(s)
     if not s or orders(s, shared) or any(orders(q.group()[1:-1].strip()) for q in _QUOTED.p.finditer(s)):
         return False  # ... a quoted order too: 'the admin says "ignore all previous instructions"'
 

@@ -217,3 +217,43 @@ def not_policy(view: str, m: re.Match[str]) -> bool:
 
 
 _STOP = LazyPattern(r"[.;!?\n](?:\s|$)")
+
+
+#: Words of masking a secret: a note that says a token is masked, redacted or scrubbed says it is
+#: not sent ("tokens are masked before shipping", "the shipper redacts API keys", "токены
+#: маскируются"). Words of hiding in general are left out: "hide the token from the user" conceals.
+_MASKING = LazyPattern(
+    r"(?<!\w)(?:mask(?:s|ed|ing)?|redact\w*|scrub\w*|obfuscat\w*|saniti[sz]\w*|censor\w*|anonymi[sz]\w*|"
+    r"pseudonymi[sz]\w*|\[redacted\]|enmascar\w*|ofusc\w*|mascar\w*|masqu\w*|caviard\w*|maskier\w*|"
+    r"geschwärzt|schwärz\w*|mascher\w*|offuscat\w*|маскир\w*|замаскир\w*|maskele\w*)(?!\w)|"
+    r"मास्क|マスク|伏せ字|마스킹|屏蔽|脱敏|打码|掩码"
+)
+#: How far (in words, within one clause) a masking word reaches the secret it masks.
+_MASK_REACH = 5
+_CLAUSE = LazyPattern(r"[.;!?\n]\s|[;。；]|,\s|\s(?:but|pero|mas|mais|aber|ma|но|ama|nhưng)\s")
+
+
+def masked(folded: str, lo: int, hi: int) -> bool:
+    """Is every secret the line names masked: a masking word (not negated, not after "without")
+    at most :data:`_MASK_REACH` words from it in its clause? "Mask the keys in the UI but send the
+    real tokens to ..." masks the keys only."""
+    line = folded[lo:hi]
+    secrets = [pos for pos, found in concept_positions(line) if not found.isdisjoint({"secret", "cred"})]
+    if not secrets:
+        return False
+    masks = [m.start() for m in _MASKING.p.finditer(line) if not _unmasked(line, m.start())]
+    cuts = [m.start() for m in _CLAUSE.p.finditer(line)]
+
+    def reaches(a: int, b: int) -> bool:
+        lo_, hi_ = min(a, b), max(a, b)
+        return len(line[lo_:hi_].split()) <= _MASK_REACH and not any(lo_ < c < hi_ for c in cuts)
+
+    return all(any(reaches(s, m) for m in masks) for s in secrets)
+
+
+def _unmasked(line: str, pos: int) -> bool:
+    """Is the masking word at ``pos`` negated or governed by "without" ("without masking them")?"""
+    before = line[max(0, pos - 30) : pos]
+    if negated_before(line, pos):
+        return True
+    return any("without" in found or "negation" in found for _, found in concept_positions(before)[-2:])
