@@ -124,11 +124,12 @@ _LATIN_SUBJECT = LazyPattern(
     r"he|she|it|they|we|él|ella|ellos|ellas|nosotros|ele|ela|eles|elas|nós|elle|ils|elles|on|nous|er|sie|"
     r"es|wir|lui|lei|loro|noi)\b"
 )
-# ... or a name (``cron``, ``apt-get``, ``Dependabot``) followed by a finite verb form: not an
-# infinitive (-ar/-er/-ir/-re, -are/-ere/-ire, -en), not the first word of its clause.
+# ... or a name (``cron``, ``apt-get``, ``Dependabot``), or a command line (``apt-get install -y``,
+# ``docker system prune -f``: up to two subcommands before its flags), followed by a finite verb
+# form: not an infinitive (-ar/-er/-ir/-re, -are/-ere/-ire, -en), not the first word of its clause.
 _LATIN_NAME_VERB = LazyPattern(
-    r"^(?:[\w '’./@~-]{0,40}:\s+)?[\w./@~+-]+(?:\s+-{1,2}\w+)*\s+(?!\w+(?:ar|er|ir|re|en)\b)"
-    r"[^\W\d_]{3,}(?:a|e|t|en|an|on|ent|ó|ou|é|à)\b"
+    r"^(?:[\w '’./@~-]{0,40}:\s+)?[\w./@~+-]+(?:(?:\s+[a-z][\w-]*){1,2}(?=\s+-))?(?:\s+-{1,2}[\w-]+)*\s+"
+    r"(?!\w+(?:ar|er|ir|re|en)\b)[^\W\d_]{3,}(?:a|e|t|en|an|on|ent|ó|ou|é|à)\b"
 )
 _SUBORDINATE = LazyPattern(
     r"^(?:if|when|whenever|once|unless|while|after|before|until|si|cuando|cuanto|quand|lorsque|se|quando|"
