@@ -95,11 +95,11 @@ WORDS: dict[str, dict[str, str]] = {
         "à+chaque à+chaque+session prochaines+sessions en+permanence",
         "negation": "ne n' pas jamais aucun aucune personne",
         "without": "sans sans+demander sans+prévenir sans+consulter ne+demande+pas ne+demandez+pas",
-        "noconfirm": "demand* accord confirm* autoris* approb* approuv* permission consent*",
+        "noconfirm": "demand* accord confirm* autoris* approb* approuv* permission consent* revue relecture",
         "conceal": "dis dire mentionn* cacher cachez révél* revel* signaler préven* aviser informer parler",
         "covert": "discrètement secrètement en+secret en+cachette sans+qu'il+le+sache à+son+insu",
         "send": "envoi* envoy* transmet* transfèr* transfer* partag* télévers* copie* exporte* exporter exportez "
-        "transmis transmise* transmettre",
+        "transmis transmise* transmettre pousse pousser poussez",
         "secret": "mots+de+passe mot+de+passe clé clés clef clefs identifiant* jeton* secret* historique* "
         "conversation*",
         "user": "utilisateur* utilisatrice* propriétaire*",
