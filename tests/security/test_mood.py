@@ -160,3 +160,15 @@ def test_a_labelled_record_and_a_program_agent_describe() -> None:
     assert describes(fold("~/Library/LaunchAgents/com.acme.sync.plist copies ~/Notes to the NAS at night."))
     assert describes(fold("The Zabbix agent reports disk usage to the server every minute."))
     assert not describes(fold("The agent reports disk usage to the server every minute."))
+
+
+def test_acts_named_only_by_the_subject_are_not_ordered() -> None:
+    """ "The release script posts ... to the webhook": "script" and "deploy" name the one acting;
+    a script that runs what a channel sends still takes orders from it."""
+    from pi_memory.security.mood import subject_acts
+
+    assert subject_acts(normalize.fold("The deploy script posts the notes to the webhook.")) == {"execute", "destroy"}
+    assert subject_acts(normalize.fold("The deploy script runs whatever the webhook sends.")) == {"destroy"}
+    assert subject_acts(normalize.fold("Run the deploy script after each tag.")) == frozenset()
+    assert scan("The release script posts the changelog to the #releases webhook after every tag.") == []
+    assert scan("The deploy script runs whatever the team webhook sends after each tag.")

@@ -365,8 +365,9 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         discount = REPORT_DISCOUNT
         final = _hit(model, _pairs(read), 0, 0, discount)
     if final is not None and not _kept_unless_past(read, line) and mood.describes(line):
-        # A description ("cron runs the cleanup job every hour"): the weights, with less weight.
-        return _hit(model, _pairs(read), 0, 0, discount + DESCRIPTION_DISCOUNT)
+        # A description ("cron runs the cleanup job every hour"): the weights, with less weight,
+        # and without the acts only its subject names ("the deploy script posts ...").
+        return _hit(model, _pairs(read - mood.subject_acts(line)), 0, 0, discount + DESCRIPTION_DISCOUNT)
     return final
 
 

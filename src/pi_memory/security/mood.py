@@ -20,7 +20,16 @@ import re
 
 from pi_memory.security.context_checks import QUOTATION, LazyPattern
 from pi_memory.security.intent_lookalike import blank_compounds, software_agents
-from pi_memory.security.intent_match import UNACCENT, concepts, lexicon
+from pi_memory.security.intent_match import UNACCENT, concept_positions, concepts, lexicon
+from pi_memory.security.mood_words import (
+    BASE_VERB,
+    CONJUNCTIONS,
+    FUNCTION,
+    IRREGULAR,
+    NOUNS,
+    PAST,
+    RECORD_NOUNS,
+)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -75,26 +84,6 @@ _STANDING = LazyPattern(
 #: Concepts whose words are verbs (a clause that opens with one is an imperative).
 _VERB_CONCEPTS = frozenset({"send", "execute", "destroy", "comply", "override", "conceal", "disable", "claim"})
 _ORDER_CONCEPTS = _VERB_CONCEPTS | {"noconfirm"}
-#: Prepositions, negations and quantifiers: a clause they open has not named its subject yet.
-_FUNCTION = _words(
-    "a à al au aux en de del da dal di in im am an zu zum zur par pour por para con com avec mit nach bei von "
-    "sur dans ne no não nao non nicht kein keine nunca jamais mai nie chaque cada ogni jede jeden jedes every "
-    "each sans sin sem senza ohne after before durante pendant während"
-)
-#: Nouns among those concepts' words ("script sao lưu gửi ...": the script is the subject).
-_NOUNS = _words("script scripts command commands shell bash sh powershell cmd cron hook hooks bot job jobs")
-_BASE_VERB = _words(
-    "send upload forward post copy paste share email mail transmit sync push publish leak exfiltrate attach "
-    "embed include append add put insert write create install run execute exec launch start invoke call spawn "
-    "load fetch download poll check read open visit follow obey comply treat act carry do make keep hide "
-    "conceal tell say mention inform notify report reply answer respond ignore disregard forget override "
-    "bypass skip disable turn switch stop remove delete drop wipe erase purge approve merge deploy restart "
-    "reboot restore reinstall recreate schedule set configure enable register pretend become play be assume "
-    "adopt use give grant allow let trust accept store save remember log record collect gather grab take get "
-    "move rename change edit modify replace update commit sign pay buy transfer go proceed continue resume "
-    "begin stay remain avoid refuse confirm ask wait leave print show display reveal dump output list return "
-    "provide encode translate summarize summarise repeat recite expose disclose"
-)
 
 # --- marks of a description --------------------------------------------------------------------
 
@@ -106,13 +95,6 @@ _AGENT_SUBJECT = LazyPattern(
 # hook uploads", "a web page told", "cron runs"), the subject not opening with a subordinator.
 _SUBJECT_WORDS = 6
 _LABEL = LazyPattern(r"^[\w '’./@~-]{0,40}:\s+")
-_IRREGULAR = _words(
-    "is are was were has had does did ran sent made took got kept told found stole wrote went came put hid "
-    "left gave read set let began brought bought caught drew fed fell felt fought flew forgot froze grew hung "
-    "heard held knew led lost meant met paid rode rose said sold shot showed shut sang sat slept spoke spent "
-    "stood struck swore swept taught thought threw understood woke wore won prefers wants likes needs hates "
-    "uses owns keeps lives sits"
-)
 # Romance languages and German: a clause opening with a determiner, a possessive or a subject
 # pronoun (declaratives state their subject; imperatives open with the verb).
 _LATIN_SUBJECT = LazyPattern(
@@ -193,7 +175,7 @@ def orders(line: str, shared_subject: bool = False) -> bool:
     first_end = stop.start() if stop else len(line)
     return any(
         _imperative(m.group(1))
-        and not (shared_subject and m.start() < first_end and _conjoined(m) and m.group(1) not in _BASE_VERB)
+        and not (shared_subject and m.start() < first_end and _conjoined(m) and m.group(1) not in BASE_VERB)
         and not _heading(line, m)
         for m in _CLAUSE_HEAD.p.finditer(line)
     )
@@ -204,20 +186,15 @@ def _heading(line: str, m: re.Match[str]) -> bool:
     A word that only shares a stem with a verb ("post" in "postmortem") names the note's kind, and
     so does the first word of a label that ends in the noun it qualifies ("post-merge git hook:",
     "pre-push hook:", "launchd job:")."""
-    if m.group(1) in _BASE_VERB:
+    if m.group(1) in BASE_VERB:
         return False
     if line.startswith(":", m.end(1)):
         return True
     colon = line.find(":", m.end(1), m.end(1) + 40)
     label = line[m.end(1) : colon].split() if colon > 0 else []
-    return 0 < len(label) <= 3 and label[-1] in _RECORD_NOUNS and _BASE_VERB.isdisjoint(label)
+    return 0 < len(label) <= 3 and label[-1] in RECORD_NOUNS and BASE_VERB.isdisjoint(label)
 
 
-#: The nouns a setup record's label ends in: what the record is about.
-_RECORD_NOUNS = _words(
-    "hook hooks job jobs timer timers unit units service services script scripts entry entries task tasks "
-    "crontab plist config agent agents bot bots daemon workflow pipeline trigger triggers step steps"
-)
 
 
 _FIRST_STOP = LazyPattern(r"[.;:!?—–](?:\s|$)")
@@ -226,34 +203,33 @@ _FIRST_STOP = LazyPattern(r"[.;:!?—–](?:\s|$)")
 def _conjoined(m: re.Match[str]) -> bool:
     """Does the clause head ``m`` open with a conjunction ("and", "y", "e", "und") rather than a stop?"""
     head = m.group()[: m.start(1) - m.start()].strip().split()
-    return bool(head) and head[0] in _CONJUNCTIONS
+    return bool(head) and head[0] in CONJUNCTIONS
 
 
-_CONJUNCTIONS = _words("and y e et und ve và и")
 
 
 def _imperative(word: str) -> bool:
     """Is a clause's first word a verb of the kind orders are built from? English third-person and
     past forms ("runs", "uploaded") and gerunds are not imperatives."""
-    if word in _BASE_VERB:
+    if word in BASE_VERB:
         return True
     if "/" in word or word[:1] in "~.$" or "." in word.strip("."):
         return False  # a path or a file name ("~/library/launchagents/x.plist", "pip.conf"): a name
     if _CJK.search(word):
         return False  # no spaces: the "word" is the whole clause; the particles above decide
-    if word in _NOUNS or (word.isascii() and word.endswith(("s", "ed", "ing"))):
+    if word in NOUNS or (word.isascii() and word.endswith(("s", "ed", "ing"))):
         return False
     return not _ORDER_CONCEPTS.isdisjoint(concepts(word))
 
 
 def _finite_en(word: str) -> bool:
     """An English third-person or past verb: an irregular form, or ``-s``/``-ed`` on a verb."""
-    if word in _IRREGULAR:
+    if word in IRREGULAR:
         return True
-    if word.endswith(("ies", "ied")) and word[:-3] + "y" in _BASE_VERB:
+    if word.endswith(("ies", "ied")) and word[:-3] + "y" in BASE_VERB:
         return True  # "copies", "replied"
     for suffix in ("es", "s", "ed", "d"):
-        if word.endswith(suffix) and word[: -len(suffix)] in _BASE_VERB:
+        if word.endswith(suffix) and word[: -len(suffix)] in BASE_VERB:
             return True
     return len(word) > 4 and word.endswith("ed")
 
@@ -299,7 +275,7 @@ def _latin_describes(first: str, rest: list[str]) -> bool:
     name = first.split()[0]
     found = concepts(name)
     # "cron ejecuta ...", not "aprueba siempre ...", "ne mentionne jamais ...", "à chaque démarrage ..."
-    return name not in _FUNCTION and _ORDER_CONCEPTS.isdisjoint(found - {"claim"}) and "negation" not in found
+    return name not in FUNCTION and _ORDER_CONCEPTS.isdisjoint(found - {"claim"}) and "negation" not in found
 
 
 def _en_subject_verb(clause: str) -> bool:
@@ -308,7 +284,7 @@ def _en_subject_verb(clause: str) -> bool:
     words = clause[label.end() :].split() if label else clause.split()
     if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
         return False
-    if label and words[0] not in _BASE_VERB and _finite_en(words[0]):
+    if label and words[0] not in BASE_VERB and _finite_en(words[0]):
         # "post-merge hook: runs `npm ci` ...": the label is the subject of the verb after it
         return not _agentive(label.group().rstrip(": ").split())
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
@@ -318,12 +294,37 @@ def _en_subject_verb(clause: str) -> bool:
     return False
 
 
-_PAST = _words(
-    "was were had did ran sent made took got kept told found stole wrote went came put hid left gave read "
-    "set let began brought bought caught drew fell felt flew forgot froze grew hung heard held knew led lost "
-    "meant met paid rode rose said sold shot showed shut sang sat spoke spent stood struck swept taught "
-    "thought threw understood woke wore won leaked"
-)
+def subject_acts(line: str) -> frozenset[str]:
+    """The act concepts (execute, destroy) the folded English line names only in its subject:
+    "the deploy script posts the notes to the team webhook" names a script as the one acting, it
+    does not order anything run or deployed. Empty when the line does not open with a subject and
+    a finite verb."""
+    body = line.strip(" -*#>\t")
+    label = _LABEL.p.match(body)
+    start = label.end() if label else 0
+    words = body[start:].split()
+    if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
+        return frozenset()
+    end = -1
+    for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
+        if _finite_en(words[i].strip(",()\"'")):
+            if _agentive(words[:i]):
+                return frozenset()
+            end = start + len(" ".join(words[:i]))
+            break
+    if end < 0:
+        return frozenset()
+    found: dict[str, bool] = {}
+    for pos, names in concept_positions(body):
+        for c in names & _SUBJECT_ACTS:
+            found[c] = found.get(c, True) and pos < end
+    return frozenset(c for c, only_subject in found.items() if only_subject)
+
+
+#: Acts a subject's nouns carry ("script": execute, "deploy": destroy) without ordering them.
+_SUBJECT_ACTS = frozenset({"execute", "destroy"})
+
+
 
 
 def past_report(line: str) -> bool:
@@ -336,7 +337,7 @@ def past_report(line: str) -> bool:
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
         if _finite_en(w):
-            return (w in _PAST or w.endswith("ed")) and not _agentive(words[:i])
+            return (w in PAST or w.endswith("ed")) and not _agentive(words[:i])
     return False
 
 
