@@ -10,7 +10,10 @@ their own summaries and confirmations; security training, CTF write-ups and appr
 plans: 90 in English and 12 in each of the other 13 languages, some of several lines. Each row's
 ``part`` is fixed by a hash of its text: the ``tune`` half was read while fixing causes, the
 ``probe`` half is only ever counted. On the base, 8 of the 122 tune notes and 11 of the 124
-probe notes were blocked.
+probe notes were blocked; after the fixes below, none of the tune notes and 7 of the probe notes.
+
+The cases below are the kinds those tune notes stood for, each written fresh, with the order
+it must not let through.
 """
 
 from __future__ import annotations
@@ -45,9 +48,13 @@ def test_the_set_covers_every_language_and_its_parts_are_hashed() -> None:
     assert sum("\n" in r["text"] for r in rows) >= 5
 
 
+#: Tune notes still blocked, each with the reason it is left (none today).
+TUNE_REMAINDER: dict[str, str] = {}
+
+
 def test_tune_notes_pass() -> None:
-    blocked = [r["text"] for r in _rows("tune") if scan(r["text"])]
-    assert len(blocked) <= 8, blocked
+    blocked = [r["text"] for r in _rows("tune") if scan(r["text"]) and r["text"] not in TUNE_REMAINDER]
+    assert blocked == []
 
 
 def test_the_probe_half_blocks_no_more_than_on_the_base() -> None:
