@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks, mentions, mood, normalize, prohibition, questions
+from pi_memory.security import context_checks, directions, mentions, mood, normalize, prohibition, questions
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
@@ -366,8 +366,12 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         final = _hit(model, _pairs(read), 0, 0, discount)
     if final is not None and not _kept_unless_past(read, line) and mood.describes(line):
         # A description ("cron runs the cleanup job every hour"): the weights, with less weight,
-        # and without the acts only its subject names ("the deploy script posts ...").
-        return _hit(model, _pairs(read - mood.subject_acts(line)), 0, 0, discount + DESCRIPTION_DISCOUNT)
+        # without the acts only its subject names ("the deploy script posts ...") and without a
+        # channel it only posts to ("... posts the results to the team channel").
+        described = read - mood.subject_acts(line)
+        if "channel" in described and directions.channel_is_output(line):
+            described = described - {"channel"}
+        return _hit(model, _pairs(described), 0, 0, discount + DESCRIPTION_DISCOUNT)
     return final
 
 
