@@ -210,15 +210,15 @@ def _conjoined(m: re.Match[str]) -> bool:
 
 def _imperative(word: str) -> bool:
     """Is a clause's first word a verb of the kind orders are built from? English third-person and
-    past forms ("runs", "uploaded") and gerunds are not imperatives."""
+    past forms ("runs", "uploaded", "sent") and gerunds are not imperatives."""
     if word in BASE_VERB:
         return True
     if "/" in word or word[:1] in "~.$" or "." in word.strip("."):
         return False  # a path or a file name ("~/library/launchagents/x.plist", "pip.conf"): a name
     if _CJK.search(word):
         return False  # no spaces: the "word" is the whole clause; the particles above decide
-    if word in NOUNS or (word.isascii() and word.endswith(("s", "ed", "ing"))):
-        return False
+    if word in NOUNS or word in PAST or (word.isascii() and word.endswith(("s", "ed", "ing"))):
+        return False  # ... nor an irregular past ("... and sent the token to ...")
     return not _ORDER_CONCEPTS.isdisjoint(concepts(word))
 
 
