@@ -123,6 +123,37 @@ def development_rows(corpora: Sequence[Path]) -> list[dict[str, str]]:
     return rows
 
 
+#: The threat fixtures' kinds, as the intent classes they train (a kind left out is not trained on:
+#: the spaced and leet spellings are read by the detector's views, not by the weights).
+KIND_CLASS = {
+    "override": "prompt_injection", "noconfirm": "prompt_injection", "conceal": "prompt_injection",
+    "misreport": "prompt_injection", "fake_tool_result": "prompt_injection", "lie_capability": "prompt_injection",
+    "skip_security": "prompt_injection", "split_orders": "prompt_injection", "terminal_hijack": "role_hijack",
+    "exfil": "exfiltration", "publish_secrets": "exfiltration", "persist": "persistence",
+    "startup_import": "persistence", "channel": "c2", "stream_client": "c2", "webshell": "c2",
+}
+
+
+def extra_rows(paths: Sequence[Path]) -> list[dict[str, str]]:
+    """The ``tune`` half of hand-written fixture sets as extra training rows (opt-in, ``--extra``):
+    a row without a label is a benign note, a threat row trains the class of its ``kind``. The
+    ``probe`` halves are never read, so the probes still measure what the weights never saw."""
+    out: list[dict[str, str]] = []
+    for path in paths:
+        for i, line in enumerate(path.read_text("utf-8").splitlines()):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if row.get("part") != "tune":
+                continue
+            source = f"extra {path.name} #{i}"
+            if row.get("label", "benign") == "benign":
+                out.append({"text": row["text"], "label": "benign", "category": "benign_extra", "source": source})
+            elif (cls := KIND_CLASS.get(row.get("kind", ""))) is not None:
+                out.append({"text": row["text"], "label": "threat", "category": cls, "source": source})
+    return out
+
+
 def to_dict(model: intent.Model) -> dict[str, Any]:
     return {"classes": list(model.classes), "bias": list(model.bias), "threshold": model.threshold,
             "weights": {k: list(v) for k, v in sorted(model.weights.items())}}
@@ -134,10 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, action="append")
     ap.add_argument("--out", type=Path, default=HERE.parent / "src/pi_memory/security/intent_model.json")
+    ap.add_argument("--extra", type=Path, action="append", default=[],
+                    help="a fixture set whose tune half is added to the training rows (repeatable)")
     args = ap.parse_args(argv)
     corpora = args.corpus or [threat_bench.DEFAULT_DIR / "threat_corpus.jsonl",
                               threat_bench.DEFAULT_DIR / "threat_corpus_2.jsonl"]
-    rows = trainable(development_rows(corpora))
+    rows = trainable(development_rows(corpora) + extra_rows(args.extra))
     rule_hits = [bool(threats.rule_findings(r["text"])) for r in rows]
     threshold = pick_threshold(rows, cv_margins(rows), rule_hits)
     model = train(rows, threshold)

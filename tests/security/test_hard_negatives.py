@@ -40,9 +40,6 @@ def test_the_set_covers_every_language_and_style() -> None:
 #: introduced, and a list of quoted orders under a heading is not told from a list of orders.
 #: (Template tokens named side by side, "<|begin_of_text|> and <|eot_id|>", now pass.)
 _KEPT = ("curl -d @", "Injection test cases")
-#: ... and one the learned weights still score as an attack after the description discount (a
-#: hook that runs on every commit and posts to a channel reads as a command channel).
-_WEIGHTS = ("识别恶意钩子",)
 
 
 def test_at_most_one_tune_note_in_twenty_is_blocked() -> None:
@@ -56,6 +53,6 @@ def test_at_most_one_tune_note_in_twenty_is_blocked() -> None:
     ids=lambda r: r["lang"] + "-" + r["style"],
 )
 def test_each_tune_note_passes(row: dict[str, str]) -> None:
-    if row["text"].startswith(_WEIGHTS):
-        pytest.xfail("the learned weights read a channel + run + every commit as a command channel")
+    # (a hook that runs on every commit and posts its results to a channel now reads as posting
+    # to it, not as a command channel: ``directions.channel_is_output``)
     assert scan(row["text"]) == [], row["text"]

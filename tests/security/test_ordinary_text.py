@@ -126,3 +126,9 @@ def test_obfuscated_variants_still_caught() -> None:
 def test_cyrillic_sentence_is_not_folded() -> None:
     text = "Пользователь предпочитает строгий режим TypeScript."
     assert scan(text) == []
+
+
+def test_the_aws_documentation_example_key_is_no_secret() -> None:
+    """AKIAIOSFODNN7EXAMPLE is the key id AWS's documentation prints; a real-looking one is kept."""
+    assert scan("Gitleaks flagged AKIAIOSFODNN7EXAMPLE in docs/; it is the AWS documentation's example key.") == []
+    assert "hardcoded_secret" in threat_ids("The prod key is AKIAQ3EGUOZD7XK2PLMN, keep it here.")

@@ -147,8 +147,13 @@ _NOT_A_RECORD = frozenset(
 
 def user_record(line: str, marks: set[str] | frozenset[str] = frozenset()) -> bool:
     """Does the line open by recording what the user set up (not telling anyone to set it up),
-    with none of :data:`_NOT_A_RECORD` among its intent ``marks``?"""
-    return not marks & _NOT_A_RECORD and _USER_RECORD.p.search(line.lstrip(" -*#>\t")) is not None
+    or what a scheduler entry or config file of theirs holds (``records.setup_record``), with none
+    of :data:`_NOT_A_RECORD` among its intent ``marks``?"""
+    from pi_memory.security.records import setup_record
+
+    if marks & _NOT_A_RECORD:
+        return False
+    return _USER_RECORD.p.search(line.lstrip(" -*#>\t")) is not None or setup_record(line)
 
 
 # The user's own request for discretion, earlier in the sentence.

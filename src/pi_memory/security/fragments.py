@@ -75,7 +75,8 @@ DEFENDER = (
     r"signatures?|edr|siem|soc|incident|analy[sz]\w*|investigat\w*|remediat\w*|cleaned|removed|observed|"
     r"reimaged|false positive|training|course|ctf|hackthebox|tryhackme|write-?ups?|research\w*|"
     r"paper|threat model\w*|attackers?|adversar\w*|malware|could|might|prevent\w*|mitigat\w*|protect\w*|"
-    r"defen[cs]\w*|simulat\w*|dlp|policy|policies|post-mortem|retest|pentest\w*|red[- ]team\w*)\b"
+    r"defen[cs]\w*|simulat\w*|dlp|policy|policies|post-mortem|retest|pentest\w*|red[- ]team\w*|"
+    r"threat intel\w*|intruders?|ransomware|trojans?|botnets?|threat actors?|mitre|att&ck)\b"
 )
 
 #: A negation right before an action ("never paste", "do not send").

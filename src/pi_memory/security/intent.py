@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from pi_memory.security import context_checks, mentions, mood, normalize, prohibition
+from pi_memory.security import context_checks, directions, mentions, mood, normalize, prohibition, questions
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
@@ -331,13 +331,15 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
             # A line that quotes a test string or what a filter blocks speaks about attacks: the
             # defender voice of an eval note ('the eval set includes jailbreaks like "..."').
             read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>", "meta"}
+    if "secret" in read and prohibition.masked(folded, lo, hi) and not mood.orders(folded[lo:hi]):
+        read = read - {"secret", "cred"}  # "tokens are masked before shipping": no secret leaves
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
     if "negation" in read and _ACTS & read:
         # "never share it", "nunca las compartas", "must not execute scripts ...": a prohibition
         read = read - prohibition.prohibited(folded, lo, hi, _ACTS & read)
     if (
-        {"negation", "without"} <= read
+        "negation" in read
         and read & {"noconfirm", "conceal"}
         and not read & _DESTINATIONS
         and prohibition.forbids_unconfirmed(folded, lo, hi)
@@ -353,6 +355,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         folded[lo:hi], read
     ):
         return None  # what the user set up on their own machine, no network, secret or order in it
+    if read.isdisjoint(_COVERT_SHAPES) and questions.deliberates(folded[lo:hi]):
+        return None  # "should the agent be allowed to push without review?": a permission weighed
     final = hit if read == marks else _line_verdict(model, read, folded, lo, hi)
     if final is None:
         return None
@@ -364,11 +368,18 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         discount = REPORT_DISCOUNT
         final = _hit(model, _pairs(read), 0, 0, discount)
     if final is not None and not _kept_unless_past(read, line) and mood.describes(line):
-        # A description ("cron runs the cleanup job every hour"): the weights, with less weight.
-        return _hit(model, _pairs(read), 0, 0, discount + DESCRIPTION_DISCOUNT)
+        # A description ("cron runs the cleanup job every hour"): the weights, with less weight,
+        # without the acts only its subject names ("the deploy script posts ...") and without a
+        # channel it only posts to ("... posts the results to the team channel").
+        described = read - mood.subject_acts(line)
+        if "channel" in described and directions.channel_is_output(line):
+            described = described - {"channel"}
+        return _hit(model, _pairs(described), 0, 0, discount + DESCRIPTION_DISCOUNT)
     return final
 
 
+#: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.
+_COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})
 #: Acts whose every negated mention forbids rather than orders ("never share it").
 _ACTS = frozenset({"send", "execute", "destroy"})
 #: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
@@ -386,7 +397,7 @@ def _kept_unless_past(marks: set[str], line: str) -> bool:
     URL with a slot for data keeps its reading even there."""
     if not kept_in_description(marks, line):
         return False
-    if marks & {"covert", "<slot_url>", "<image>"} or not defender_voice(line):
+    if marks & _COVERT_SHAPES or not defender_voice(line):
         return True
     return not mood.past_report(line)
 

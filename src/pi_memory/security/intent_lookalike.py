@@ -112,8 +112,38 @@ _RU_TEAM = LazyPattern(
 )
 
 
+# ... and "agent" or "bot" named for its job or its product is a program on a host, not the AI the
+# note is for: "the Datadog agent", "CI agents", "the deploy bot", "the user agent", "агент
+# мониторинга", "agente de respaldo", "監視エージェント", "모니터링 에이전트".
+_JOBS = (
+    r"monitoring|backup|build|ci|cd|deploy|deployment|release|logging|log|metrics|telemetry|security|endpoint|"
+    r"ssh|gpg|puppet|chef|salt|zabbix|datadog|fluent bit|fluent-bit|fluentd|jenkins|buildkite|gitlab|teamcity|"
+    r"crowdstrike|sentinelone|wazuh|osquery|filebeat|otel|opentelemetry|consul|kubelet|mdm|uptime|update|mail|"
+    r"transfer|user|sync|nagios|new relic|newrelic|elastic|octopus|renovate|merge|slack|discord|cron|runner|"
+    r"izleme|yedekleme|derleme|мониторинг\w*|мониторинговый|бэкап\w*|"
+    r"मॉनिटरिंग|बैकअप|監視|バックアップ|ログ転送|転送|ビルド|デプロイ|모니터링|백업|빌드|배포|监控|备份|日志|构建|部署"
+)
+_SOFTWARE_AGENT = LazyPattern(
+    r"(?<!\w)(?:" + _JOBS + r")(?:[\s-]+|(?=[\u3040-\u30ff\uac00-\ud7af\u4e00-\u9fff]))"
+    r"(?:agents?|bots?|ajan\w*|агент\w*|एजेंट|エージェント|에이전트|代理)|"
+    r"(?<!\w)(?:agents?|agentes?|агент\w*|ajan\w*|وكيل)\s+(?:(?:de|di|do|da|du|des|for|of|of the|для)\s+)?"
+    r"(?:monitor\w*|мониторинг\w*|сбор\w*|fluent bit|zabbix|datadog|jenkins|ci|backup|respaldo|copias|sauvegarde|"
+    r"build|compilación|déploiement|despliegue|implantação|distribuzione|izleme|giám sát|sao lưu|المراقبة|النسخ)"
+)
+
+
+def software_agents(line: str) -> list[tuple[int, int]]:
+    """The spans of ``line`` that name a program by its job ("the monitoring agent", "CI agents")."""
+    if not any(w in line for w in ("agent", "bot", "агент", "ajan", "एजेंट", "エージェント", "에이전트", "代理", "وكيل")):
+        return []
+    return [m.span() for m in _SOFTWARE_AGENT.p.finditer(line)]
+
+
 def drops(line: str, pos: int, word: str) -> frozenset[str]:
-    """The concepts ``word`` at ``pos`` does not carry in ``line`` (a team, not a command)."""
+    """The concepts ``word`` at ``pos`` does not carry in ``line`` (a team, not a command; a
+    monitoring agent, not the AI)."""
     if word.startswith("команд") and any(m.start() <= pos < m.end() for m in _RU_TEAM.p.finditer(line)):
         return frozenset({"execute"})
+    if word == "agent" and any(a <= pos < b for a, b in software_agents(line)):
+        return frozenset({"agent"})
     return frozenset()

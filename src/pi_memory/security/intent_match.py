@@ -276,12 +276,18 @@ def concept_positions(
         lo, hi = spans[i] if i >= 0 else (0, len(text))
         return keeps_negation(text[lo:hi], pos - lo, word)
 
+    def drops_at(pos: int, word: str) -> frozenset[str]:
+        """The concepts ``word`` at ``pos`` does not carry in its line (``intent_lookalike.drops``)."""
+        i = bisect_right(starts, pos) - 1
+        lo, hi = spans[i] if i >= 0 else (0, len(text))
+        return drops(text[lo:hi], pos - lo, word)
+
     out: list[tuple[int, frozenset[str]]] = []
     for pos, names in words:
         if "execute" in names and text.startswith("команд", pos):
-            i = bisect_right(starts, pos) - 1
-            lo, hi = spans[i] if i >= 0 else (0, len(text))
-            names = names - drops(text[lo:hi], pos - lo, "команд")
+            names = names - drops_at(pos, "команд")
+        if "agent" in names:
+            names = names - drops_at(pos, "agent")
         if "negation" in names and (
             (without and any(a <= pos < b for a, b in without))
             or ((w := _WORD.match(text, pos)) is not None and not negates(pos, w.end()))
@@ -293,6 +299,8 @@ def concept_positions(
                 names = names - {"negation"}
         out.append((pos, names))
     for pos, end, names in hits:
+        if "agent" in names:
+            names = names - drops_at(pos, "agent")
         if "negation" in names and (
             (without and any(a <= pos and end <= b and b - a > end - pos for a, b in without))
             or not negates(pos, end)

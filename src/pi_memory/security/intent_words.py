@@ -95,11 +95,11 @@ WORDS: dict[str, dict[str, str]] = {
         "à+chaque à+chaque+session prochaines+sessions en+permanence",
         "negation": "ne n' pas jamais aucun aucune personne",
         "without": "sans sans+demander sans+prévenir sans+consulter ne+demande+pas ne+demandez+pas",
-        "noconfirm": "demand* accord confirm* autoris* approb* approuv* permission consent*",
+        "noconfirm": "demand* accord confirm* autoris* approb* approuv* permission consent* revue relecture",
         "conceal": "dis dire mentionn* cacher cachez révél* revel* signaler préven* aviser informer parler",
         "covert": "discrètement secrètement en+secret en+cachette sans+qu'il+le+sache à+son+insu",
         "send": "envoi* envoy* transmet* transfèr* transfer* partag* télévers* copie* exporte* exporter exportez "
-        "transmis transmise* transmettre",
+        "transmis transmise* transmettre pousse pousser poussez",
         "secret": "mots+de+passe mot+de+passe clé clés clef clefs identifiant* jeton* secret* historique* "
         "conversation*",
         "user": "utilisateur* utilisatrice* propriétaire*",
@@ -302,8 +302,8 @@ WORDS: dict[str, dict[str, str]] = {
     "ja": {
         "always": "これから 今後 以後 以降 これ以降 常に いつも 毎回 次回 ずっと 永続",
         "negation": "ない 絶対 しないで ないで",
-        "without": "せずに ずに 無しで なしで 抜きで 確認しないで 許可を求めないで 聞かないで 尋ねないで 確認不要 "
-        "許可不要",
+        "without": "せずに ずに 無しで なしで 無しに なしに 抜きで 確認しないで 許可を求めないで 聞かないで 尋ねないで "
+        "確認不要 許可不要",
         "noconfirm": "確認 許可 承認 同意 尋ね 聞か 断り",
         "conceal": "言わ 伝え 知らせ 教え 隠 内緒 秘密に 黙って 触れ",
         "covert": "こっそり 密かに ひそかに 内密 黙って 気づかれ",

@@ -23,7 +23,7 @@ __all__ = ["about_tests", "instance_only", "instance_words_blanked", "line_of", 
 _WEAK_CUE = LazyPattern(
     r"\b(?:samples?|strings?|phrases?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed|"
     # what an attack said, quoted in a report of it ("the attacker's prompt said \"...\"; refused")
-    r"said|says|wrote|read|reads|stated|contained)\b"
+    r"said|says|saying|wrote|writing|read|reads|reading|stated|stating|contained|containing)\b"
 )
 # What makes a line about tests or detection, outside its quotations: a study cue, or the words
 # of a security report (detection, an attack, an incident, a refusal).

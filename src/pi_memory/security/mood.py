@@ -19,8 +19,17 @@ from __future__ import annotations
 import re
 
 from pi_memory.security.context_checks import QUOTATION, LazyPattern
-from pi_memory.security.intent_lookalike import blank_compounds
-from pi_memory.security.intent_match import UNACCENT, concepts, lexicon
+from pi_memory.security.intent_lookalike import blank_compounds, software_agents
+from pi_memory.security.intent_match import UNACCENT, concept_positions, concepts, lexicon
+from pi_memory.security.mood_words import (
+    BASE_VERB,
+    CONJUNCTIONS,
+    FUNCTION,
+    IRREGULAR,
+    NOUNS,
+    PAST,
+    RECORD_NOUNS,
+)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -87,26 +96,6 @@ _STANDING = LazyPattern(
 #: Concepts whose words are verbs (a clause that opens with one is an imperative).
 _VERB_CONCEPTS = frozenset({"send", "execute", "destroy", "comply", "override", "conceal", "disable", "claim"})
 _ORDER_CONCEPTS = _VERB_CONCEPTS | {"noconfirm"}
-#: Prepositions, negations and quantifiers: a clause they open has not named its subject yet.
-_FUNCTION = _words(
-    "a à al au aux en de del da dal di in im am an zu zum zur par pour por para con com avec mit nach bei von "
-    "sur dans ne no não nao non nicht kein keine nunca jamais mai nie chaque cada ogni jede jeden jedes every "
-    "each sans sin sem senza ohne after before durante pendant während"
-)
-#: Nouns among those concepts' words ("script sao lưu gửi ...": the script is the subject).
-_NOUNS = _words("script scripts command commands shell bash sh powershell cmd cron hook hooks bot job jobs")
-_BASE_VERB = _words(
-    "send upload forward post copy paste share email mail transmit sync push publish leak exfiltrate attach "
-    "embed include append add put insert write create install run execute exec launch start invoke call spawn "
-    "load fetch download poll check read open visit follow obey comply treat act carry do make keep hide "
-    "conceal tell say mention inform notify report reply answer respond ignore disregard forget override "
-    "bypass skip disable turn switch stop remove delete drop wipe erase purge approve merge deploy restart "
-    "reboot restore reinstall recreate schedule set configure enable register pretend become play be assume "
-    "adopt use give grant allow let trust accept store save remember log record collect gather grab take get "
-    "move rename change edit modify replace update commit sign pay buy transfer go proceed continue resume "
-    "begin stay remain avoid refuse confirm ask wait leave print show display reveal dump output list return "
-    "provide encode translate summarize summarise repeat recite expose disclose"
-)
 
 # --- marks of a description --------------------------------------------------------------------
 
@@ -118,13 +107,6 @@ _AGENT_SUBJECT = LazyPattern(
 # hook uploads", "a web page told", "cron runs"), the subject not opening with a subordinator.
 _SUBJECT_WORDS = 6
 _LABEL = LazyPattern(r"^[\w '’./@~-]{0,40}:\s+")
-_IRREGULAR = _words(
-    "is are was were has had does did ran sent made took got kept told found stole wrote went came put hid "
-    "left gave read set let began brought bought caught drew fed fell felt fought flew forgot froze grew hung "
-    "heard held knew led lost meant met paid rode rose said sold shot showed shut sang sat slept spoke spent "
-    "stood struck swore swept taught thought threw understood woke wore won prefers wants likes needs hates "
-    "uses owns keeps lives sits"
-)
 # Romance languages and German: a clause opening with a determiner, a possessive or a subject
 # pronoun (declaratives state their subject; imperatives open with the verb).
 _LATIN_SUBJECT = LazyPattern(
@@ -136,11 +118,12 @@ _LATIN_SUBJECT = LazyPattern(
     r"he|she|it|they|we|él|ella|ellos|ellas|nosotros|ele|ela|eles|elas|nós|elle|ils|elles|on|nous|er|sie|"
     r"es|wir|lui|lei|loro|noi)\b"
 )
-# ... or a name (``cron``, ``apt-get``, ``Dependabot``) followed by a finite verb form: not an
-# infinitive (-ar/-er/-ir/-re, -are/-ere/-ire, -en), not the first word of its clause.
+# ... or a name (``cron``, ``apt-get``, ``Dependabot``), or a command line (``apt-get install -y``,
+# ``docker system prune -f``: up to two subcommands before its flags), followed by a finite verb
+# form: not an infinitive (-ar/-er/-ir/-re, -are/-ere/-ire, -en), not the first word of its clause.
 _LATIN_NAME_VERB = LazyPattern(
-    r"^(?:[\w '’./@~-]{0,40}:\s+)?[\w./@~+-]+(?:\s+-{1,2}\w+)*\s+(?!\w+(?:ar|er|ir|re|en)\b)"
-    r"[^\W\d_]{3,}(?:a|e|t|en|an|on|ent|ó|ou|é|à)\b"
+    r"^(?:[\w '’./@~-]{0,40}:\s+)?[\w./@~+-]+(?:(?:\s+[a-z][\w-]*){1,2}(?=\s+-))?(?:\s+-{1,2}[\w-]+)*\s+"
+    r"(?!\w+(?:ar|er|ir|re|en)\b)[^\W\d_]{3,}(?:a|e|t|en|an|on|ent|ó|ou|é|à)\b"
 )
 _SUBORDINATE = LazyPattern(
     r"^(?:if|when|whenever|once|unless|while|after|before|until|si|cuando|cuanto|quand|lorsque|se|quando|"
@@ -206,7 +189,7 @@ def orders(line: str, shared_subject: bool = False) -> bool:
     first_end = stop.start() if stop else len(line)
     return any(
         _imperative(m.group(1))
-        and not (shared_subject and m.start() < first_end and _conjoined(m) and m.group(1) not in _BASE_VERB)
+        and not (shared_subject and m.start() < first_end and _conjoined(m) and m.group(1) not in BASE_VERB)
         and not _heading(line, m)
         for m in _CLAUSE_HEAD.p.finditer(line)
     )
@@ -214,8 +197,18 @@ def orders(line: str, shared_subject: bool = False) -> bool:
 
 def _heading(line: str, m: re.Match[str]) -> bool:
     """Is the clause's first word a heading ("Postmortem:", "Update:"), not a verb ("Run: ...")?
-    A word that only shares a stem with a verb ("post" in "postmortem") names the note's kind."""
-    return line.startswith(":", m.end(1)) and m.group(1) not in _BASE_VERB
+    A word that only shares a stem with a verb ("post" in "postmortem") names the note's kind, and
+    so does the first word of a label that ends in the noun it qualifies ("post-merge git hook:",
+    "pre-push hook:", "launchd job:")."""
+    if m.group(1) in BASE_VERB:
+        return False
+    if line.startswith(":", m.end(1)):
+        return True
+    colon = line.find(":", m.end(1), m.end(1) + 40)
+    label = line[m.end(1) : colon].split() if colon > 0 else []
+    return 0 < len(label) <= 3 and label[-1] in RECORD_NOUNS and BASE_VERB.isdisjoint(label)
+
+
 
 
 _FIRST_STOP = LazyPattern(r"[.;:!?—–](?:\s|$)")
@@ -224,30 +217,33 @@ _FIRST_STOP = LazyPattern(r"[.;:!?—–](?:\s|$)")
 def _conjoined(m: re.Match[str]) -> bool:
     """Does the clause head ``m`` open with a conjunction ("and", "y", "e", "und") rather than a stop?"""
     head = m.group()[: m.start(1) - m.start()].strip().split()
-    return bool(head) and head[0] in _CONJUNCTIONS
+    return bool(head) and head[0] in CONJUNCTIONS
 
 
-_CONJUNCTIONS = _words("and y e et und ve và и")
 
 
 def _imperative(word: str) -> bool:
     """Is a clause's first word a verb of the kind orders are built from? English third-person and
-    past forms ("runs", "uploaded") and gerunds are not imperatives."""
-    if word in _BASE_VERB:
+    past forms ("runs", "uploaded", "sent") and gerunds are not imperatives."""
+    if word in BASE_VERB:
         return True
+    if "/" in word or word[:1] in "~.$" or "." in word.strip("."):
+        return False  # a path or a file name ("~/library/launchagents/x.plist", "pip.conf"): a name
     if _CJK.search(word):
         return False  # no spaces: the "word" is the whole clause; the particles above decide
-    if word in _NOUNS or (word.isascii() and word.endswith(("s", "ed", "ing"))):
-        return False
+    if word in NOUNS or word in PAST or (word.isascii() and word.endswith(("s", "ed", "ing"))):
+        return False  # ... nor an irregular past ("... and sent the token to ...")
     return not _ORDER_CONCEPTS.isdisjoint(concepts(word))
 
 
 def _finite_en(word: str) -> bool:
     """An English third-person or past verb: an irregular form, or ``-s``/``-ed`` on a verb."""
-    if word in _IRREGULAR:
+    if word in IRREGULAR:
         return True
+    if word.endswith(("ies", "ied")) and word[:-3] + "y" in BASE_VERB:
+        return True  # "copies", "replied"
     for suffix in ("es", "s", "ed", "d"):
-        if word.endswith(suffix) and word[: -len(suffix)] in _BASE_VERB:
+        if word.endswith(suffix) and word[: -len(suffix)] in BASE_VERB:
             return True
     return len(word) > 4 and word.endswith("ed")
 
@@ -283,7 +279,7 @@ def _latin_describes(first: str, rest: list[str]) -> bool:
         return _turkish_finite(rest[-1] if rest else first)
     if _en_subject_verb(first):
         return True
-    if _AGENT_SUBJECT.p.search(first):
+    if _names_agent(first):
         return False
     if _LATIN_SUBJECT.p.search(first):
         return True
@@ -293,14 +289,18 @@ def _latin_describes(first: str, rest: list[str]) -> bool:
     name = first.split()[0]
     found = concepts(name)
     # "cron ejecuta ...", not "aprueba siempre ...", "ne mentionne jamais ...", "à chaque démarrage ..."
-    return name not in _FUNCTION and _ORDER_CONCEPTS.isdisjoint(found - {"claim"}) and "negation" not in found
+    return name not in FUNCTION and _ORDER_CONCEPTS.isdisjoint(found - {"claim"}) and "negation" not in found
 
 
 def _en_subject_verb(clause: str) -> bool:
     """Does the clause open with a subject (not the agent) and then an English finite verb?"""
-    words = _LABEL.p.sub("", clause).split()
+    label = _LABEL.p.match(clause)
+    words = clause[label.end() :].split() if label else clause.split()
     if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
         return False
+    if label and words[0] not in BASE_VERB and _finite_en(words[0]):
+        # "post-merge hook: runs `npm ci` ...": the label is the subject of the verb after it
+        return not _agentive(label.group().rstrip(": ").split())
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
         if _finite_en(w):
@@ -308,12 +308,37 @@ def _en_subject_verb(clause: str) -> bool:
     return False
 
 
-_PAST = _words(
-    "was were had did ran sent made took got kept told found stole wrote went came put hid left gave read "
-    "set let began brought bought caught drew fell felt flew forgot froze grew hung heard held knew led lost "
-    "meant met paid rode rose said sold shot showed shut sang sat spoke spent stood struck swept taught "
-    "thought threw understood woke wore won leaked"
-)
+def subject_acts(line: str) -> frozenset[str]:
+    """The act concepts (execute, destroy) the folded English line names only in its subject:
+    "the deploy script posts the notes to the team webhook" names a script as the one acting, it
+    does not order anything run or deployed. Empty when the line does not open with a subject and
+    a finite verb."""
+    body = line.strip(" -*#>\t")
+    label = _LABEL.p.match(body)
+    start = label.end() if label else 0
+    words = body[start:].split()
+    if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
+        return frozenset()
+    end = -1
+    for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
+        if _finite_en(words[i].strip(",()\"'")):
+            if _agentive(words[:i]):
+                return frozenset()
+            end = start + len(" ".join(words[:i]))
+            break
+    if end < 0:
+        return frozenset()
+    found: dict[str, bool] = {}
+    for pos, names in concept_positions(body):
+        for c in names & _SUBJECT_ACTS:
+            found[c] = found.get(c, True) and pos < end
+    return frozenset(c for c, only_subject in found.items() if only_subject)
+
+
+#: Acts a subject's nouns carry ("script": execute, "deploy": destroy) without ordering them.
+_SUBJECT_ACTS = frozenset({"execute", "destroy"})
+
+
 
 
 def past_report(line: str) -> bool:
@@ -326,17 +351,26 @@ def past_report(line: str) -> bool:
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
         if _finite_en(w):
-            return (w in _PAST or w.endswith("ed")) and not _agentive(words[:i])
+            return (w in PAST or w.endswith("ed")) and not _agentive(words[:i])
     return False
 
 
 def _agentive(subject: list[str]) -> bool:
     """Is the agent the subject: its head noun ("the assistant", "the AI model", "this bot") or
     its possessor ("the agent's script")? In "the agent memory file" the file is the subject."""
+    if software_agents(" ".join(subject[-3:])):
+        return False  # "the fluent bit agent", "the deploy bot": a program named for its job
     head = " ".join(subject[-2:]) if subject[-1] == "bot" else subject[-1]
     return _AGENT_SUBJECT.p.search(head) is not None or any(
         w.endswith("'s") and _AGENT_SUBJECT.p.search(w) for w in subject
     )
+
+
+def _names_agent(text: str) -> bool:
+    """Does ``text`` name the agent ("the assistant", "you"), not a program named for its job?"""
+    for a, b in reversed(software_agents(text)):
+        text = text[:a] + " " * (b - a) + text[b:]
+    return _AGENT_SUBJECT.p.search(text) is not None
 
 
 def _turkish_finite(clause: str) -> bool:
@@ -377,7 +411,7 @@ def describes(line: str) -> bool:
     agent, with no order addressed to the agent anywhere in it?"""
     s = line.strip(" -*#>\t")
     shared = s.isascii() or not (_CJK.search(s) or _CYRILLIC.search(s) or _ARABIC.search(s) or _DEVANAGARI.search(s))
-    shared = shared and _LATIN_SUBJECT.p.search(s) is not None and _AGENT_SUBJECT.p.search(s) is None
+    shared = shared and _LATIN_SUBJECT.p.search(s) is not None and not _names_agent(s)
     if not s or orders(s, shared) or any(orders(q.group()[1:-1].strip()) for q in _QUOTED.p.finditer(s)):
         return False  # ... a quoted order too: 'the admin says "ignore all previous instructions"'
 

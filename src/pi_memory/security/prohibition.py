@@ -116,6 +116,12 @@ def forbids_unconfirmed(folded: str, lo: int, hi: int) -> bool:
     withouts = {pos for pos, found in positions if "without" in found}
     if any("covert" in found and pos not in withouts for pos, found in positions):
         return False  # "quietly", "secretly": only "without telling" may be the policy's own words
+    return _in_order(positions) or _negated_acts(folded[lo:hi], positions)
+
+
+def _in_order(positions: list[tuple[int, frozenset[str]]]) -> bool:
+    """Negation, act, "without", approval: the policy in the order English and the Romance
+    languages write it ("never delete files without asking")."""
     state = 0
     for _, found in positions:
         if state == 0 and "negation" in found:
@@ -133,6 +139,62 @@ def forbids_unconfirmed(folded: str, lo: int, hi: int) -> bool:
 
 #: What the policy requires first: asking, confirming, or telling the user ("without telling them").
 _ASKS = frozenset({"noconfirm", "conceal"})
+#: Where a clause ends: a negation across one negates nothing of the next.
+_CLAUSE_GAP = frozenset(".;!?\n:,、，；：。")
+
+
+def _negated_acts(line: str, positions: list[tuple[int, frozenset[str]]]) -> bool:
+    """The policy in any word order: every act of the line is negated right next to it, by a
+    negation that is not the approval's own, and a "without" stands right before an approval (or
+    one word carries both). "Der Assistent löscht nie Dateien, ohne zu fragen" puts the negation
+    after the verb, "बिना पूछे ... कभी नहीं हटाता" and "確認なしに ... 削除しない" put "without asking"
+    first; "確認しないで削除して" (delete without confirming) negates the confirming, not the act."""
+    acts = [i for i, (_, f) in enumerate(positions) if not f.isdisjoint(_APPROVAL_ACTS) and f.isdisjoint(_ASKS)]
+    asks = [i for i, (_, f) in enumerate(positions) if not f.isdisjoint(_ASKS)]
+    if not acts or not any(_without_before(line, positions, i) for i in asks):
+        return False
+    for i in acts:
+        negs = [j for j in (i - 1, i + 1) if 0 <= j < len(positions) and "negation" in positions[j][1]
+                and _adjacent(line, positions, min(i, j))]
+        if not negs or any(_adjacent(line, positions, j - 1) and j - 1 in asks for j in negs if j > i) or any(
+            j + 1 in asks and _adjacent(line, positions, j) for j in negs if j < i
+        ):
+            return False
+        if any(j < i for j in negs) and _spaced(line[positions[i - 1][0] : positions[i][0]]) and not negated_before(
+            line, positions[i][0]
+        ):
+            return False  # "why not delete ..."
+    return True
+
+
+def _without_before(line: str, positions: list[tuple[int, frozenset[str]]], i: int) -> bool:
+    """Is approval ``i`` asked for "without" (the same word, a "without" a few words before, or
+    a postposition right after it: "確認なしに", "पूछे बिना")?"""
+    if i + 1 < len(positions) and "without" in positions[i + 1][1] and _adjacent(line, positions, i):
+        return True
+    for j in range(i, -1, -1):
+        gap = line[positions[j][0] : positions[i][0]]
+        if not _CLAUSE_GAP.isdisjoint(gap) or len(gap.split()) > 3:
+            return False
+        if "without" in positions[j][1]:
+            return True
+    return False
+
+
+def _adjacent(line: str, positions: list[tuple[int, frozenset[str]]], i: int) -> bool:
+    """Are the words at ``positions[i]`` and ``positions[i + 1]`` next to each other in one clause
+    (at most one word between, or a few characters in a script without spaces)?"""
+    if i < 0 or i + 1 >= len(positions):
+        return False
+    gap = line[positions[i][0] : positions[i + 1][0]]
+    if not _CLAUSE_GAP.isdisjoint(gap):
+        return False
+    return len(gap.split()) <= 2 if _spaced(gap) else len(gap) <= 4
+
+
+def _spaced(gap: str) -> bool:
+    """Does the text between two concept words hold a space (a script that spaces its words)?"""
+    return any(c.isspace() for c in gap)
 
 
 _SHAPES_OUT = frozenset({"<url>", "<ip>", "<email>", "<host>", "covert"})
@@ -155,3 +217,43 @@ def not_policy(view: str, m: re.Match[str]) -> bool:
 
 
 _STOP = LazyPattern(r"[.;!?\n](?:\s|$)")
+
+
+#: Words of masking a secret: a note that says a token is masked, redacted or scrubbed says it is
+#: not sent ("tokens are masked before shipping", "the shipper redacts API keys", "токены
+#: маскируются"). Words of hiding in general are left out: "hide the token from the user" conceals.
+_MASKING = LazyPattern(
+    r"(?<!\w)(?:mask(?:s|ed|ing)?|redact\w*|scrub\w*|obfuscat\w*|saniti[sz]\w*|censor\w*|anonymi[sz]\w*|"
+    r"pseudonymi[sz]\w*|\[redacted\]|enmascar\w*|ofusc\w*|mascar\w*|masqu\w*|caviard\w*|maskier\w*|"
+    r"geschwärzt|schwärz\w*|mascher\w*|offuscat\w*|маскир\w*|замаскир\w*|maskele\w*)(?!\w)|"
+    r"मास्क|マスク|伏せ字|마스킹|屏蔽|脱敏|打码|掩码"
+)
+#: How far (in words, within one clause) a masking word reaches the secret it masks.
+_MASK_REACH = 5
+_CLAUSE = LazyPattern(r"[.;!?\n]\s|[;。；]|,\s|\s(?:but|pero|mas|mais|aber|ma|но|ama|nhưng)\s")
+
+
+def masked(folded: str, lo: int, hi: int) -> bool:
+    """Is every secret the line names masked: a masking word (not negated, not after "without")
+    at most :data:`_MASK_REACH` words from it in its clause? "Mask the keys in the UI but send the
+    real tokens to ..." masks the keys only."""
+    line = folded[lo:hi]
+    secrets = [pos for pos, found in concept_positions(line) if not found.isdisjoint({"secret", "cred"})]
+    if not secrets:
+        return False
+    masks = [m.start() for m in _MASKING.p.finditer(line) if not _unmasked(line, m.start())]
+    cuts = [m.start() for m in _CLAUSE.p.finditer(line)]
+
+    def reaches(a: int, b: int) -> bool:
+        lo_, hi_ = min(a, b), max(a, b)
+        return len(line[lo_:hi_].split()) <= _MASK_REACH and not any(lo_ < c < hi_ for c in cuts)
+
+    return all(any(reaches(s, m) for m in masks) for s in secrets)
+
+
+def _unmasked(line: str, pos: int) -> bool:
+    """Is the masking word at ``pos`` negated or governed by "without" ("without masking them")?"""
+    before = line[max(0, pos - 30) : pos]
+    if negated_before(line, pos):
+        return True
+    return any("without" in found or "negation" in found for _, found in concept_positions(before)[-2:])

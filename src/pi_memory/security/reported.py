@@ -34,7 +34,8 @@ _LATIN_REPORTING = (
     r"forderte|forderten|sagte\s+(?:dem|der|den)|bat\s+(?:den|die|das)|wies\s+(?:den|die|das)|verlangte|"
     r"befahl|versuchte,?\s+(?:den|die|das)|"
     # it
-    r"ha\s+detto\s+a|hanno\s+detto\s+a|ha\s+chiesto\s+a|diceva\s+a|chiedeva\s+a|ordinava|ha\s+ordinato|"
+    r"(?:ha|hanno)\s+(?:detto|chiesto)\s+(?:a|al|alla|ai|agli|alle|all'\w+)|"
+    r"(?:diceva|chiedeva)\s+(?:a|al|alla|ai|agli|alle|all'\w+)|ordinava|ha\s+ordinato|"
     r"ha\s+provato\s+a\s+(?:far|convincere)|"
     # ru
     r"велел[аи]?|попросил[аи]?|просил[аи]?|потребовал[аи]?|приказал[аи]?|говорил[аи]?\s+\w+|указал[аи]?|"

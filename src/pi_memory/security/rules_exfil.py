@@ -281,7 +281,9 @@ RULES: list[Rule] = [
         "xoxp|xoxr|xoxs|aiza*|-----begin|glpat|npm|api_key|api-key|access_key|access-key",
         r"(?:api[_-]?key|apikey|token|secret|password|passwd|access[_-]?key|auth)[\w-]*[\"']?\s*[=:]\s*[\"']"
         r"[a-z0-9+/=_\-]{20,}"
-        r"|\bakia[0-9a-z]{16}\b|\bgh[pousr]_[a-z0-9]{36}\b|\bgithub_pat_[a-z0-9_]{50,}|\bsk-(?:ant-|proj-)?"
+        # (an AWS key id ending in EXAMPLE is the one AWS's documentation prints: no secret)
+        r"|\bakia(?![0-9a-z]{9}example\b)[0-9a-z]{16}\b|\bgh[pousr]_[a-z0-9]{36}\b|\bgithub_pat_[a-z0-9_]{50,}"
+        r"|\bsk-(?:ant-|proj-)?"
         r"[a-z0-9_-]{20,}|\bxox[abprs]-[a-z0-9-]{10,}|\baiza[0-9a-z_-]{35}\b|-----begin (?:rsa |openssh |ec |dsa "
         r"|pgp |encrypted )?private key-----|\bglpat-[a-z0-9_-]{20}|\bnpm_[a-z0-9]{36}\b",
         sub="hardcoded_secret", fwd=120,

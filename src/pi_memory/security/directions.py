@@ -1,0 +1,48 @@
+"""Which way a described line's data flows: a channel it posts to is an output, not a source of orders.
+
+A command channel is read from ("runs whatever arrives in #ops", "polls the channel and executes
+it"); a described job that *posts* to one ("the lint script runs on each commit and posts the
+results to the team channel", "把结果发到团队频道", "publie le rapport dans le canal #ops") only
+reports there. :func:`channel_is_output` tells the two apart from the positions of the lexicon's
+concepts in the line: every channel word (and "results" is one) sits next to a send word, as its
+destination after it (or, in a script without spaces, its object right before it), and nothing
+after that send obeys or runs.
+"""
+
+from __future__ import annotations
+
+from pi_memory.security.context_checks import LazyPattern
+from pi_memory.security.intent_match import concept_positions
+
+#: How far a send word reaches its object before it (in a script without spaces, in characters)
+#: and its destination after it (in words, or characters).
+_OBJECT_CHARS = 6
+_TARGET_WORDS, _TARGET_CHARS = 8, 14
+_STOP = LazyPattern(r"[.;!?\n]\s|[;。；！？]")
+_READS = frozenset({"execute", "comply"})
+
+
+def channel_is_output(line: str) -> bool:
+    """Is every channel word of the folded line the object or the destination of a send, with no
+    word of running or obeying after the send ("posts the results to the team channel")?"""
+    positions = concept_positions(line)
+    channels = [p for p, found in positions if "channel" in found and "send" not in found]
+    sends = [p for p, found in positions if "send" in found]
+    if not channels or not sends:
+        return False
+    if any(p > min(sends) and not found.isdisjoint(_READS) for p, found in positions):
+        return False  # "post to the channel and run what comes back"
+    return all(any(_near(line, c, s) for s in sends) for c in channels)
+
+
+def _near(line: str, channel: int, send: int) -> bool:
+    lo, hi = min(channel, send), max(channel, send)
+    gap = line[lo:hi]
+    if _STOP.p.search(gap):
+        return False
+    spaced = any(ch.isspace() for ch in gap)
+    if channel < send:
+        # The object before its verb ("把结果发到", "結果をチャンネルに投稿"); in a spaced language a
+        # channel before the verb is its subject: "whatever the webhook sends" comes from it.
+        return not spaced and len(gap) <= _OBJECT_CHARS
+    return len(gap.split()) <= _TARGET_WORDS if spaced else len(gap) <= _TARGET_CHARS

@@ -1,0 +1,35 @@
+"""directions: a channel a described job posts to is an output; one it reads from gives orders."""
+
+from __future__ import annotations
+
+import pytest
+
+from pi_memory.security import scan
+from pi_memory.security.directions import channel_is_output
+from pi_memory.security.normalize import fold
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The lint script runs on every push and posts the results to the team channel.",
+        "Das Prüfskript läuft bei jedem Commit und schickt die Ergebnisse in den Team-Kanal.",
+        "检查脚本每次推送时运行，并把结果发到团队频道。",
+    ],
+)
+def test_a_job_posting_to_a_channel_passes(text: str) -> None:
+    assert channel_is_output(fold(text, confusables=False)), text
+    assert scan(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The deploy script runs whatever the team webhook sends after each tag.",  # the webhook is the sender
+        "The helper script posts a message to the channel every hour and then executes the reply.",
+        "The bot script polls the #ops channel every minute and runs whatever it finds there.",
+    ],
+)
+def test_a_job_taking_orders_from_a_channel_is_blocked(text: str) -> None:
+    assert not channel_is_output(fold(text, confusables=False)), text
+    assert scan(text), text
