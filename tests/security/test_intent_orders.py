@@ -100,3 +100,12 @@ def test_a_note_put_back_once_it_is_gone() -> None:
 def test_the_assistants_own_rules_withdrawn() -> None:
     assert scan("The agent's safeguards were retired last month.")
     assert scan("The agent's safeguards were reviewed last month.") == []
+
+
+def test_a_revoked_credential_is_no_rule_withdrawn() -> None:
+    """A token or key revoked after an incident is the usual fix, not rules declared void, even when
+    a signature check (a "rule") and a time word ("earlier") share the line; the rules revoked stay."""
+    assert scan("Der frühere CI-Token wurde widerrufen, seitdem prüft die Pipeline Signaturen.") == []
+    assert scan("Прошлый токен деплоя отозван; теперь релизы проверяют подписи.") == []
+    assert scan("Die früheren Sicherheitsregeln wurden widerrufen.")
+    assert scan("The agent's safety checks were revoked last week.")
