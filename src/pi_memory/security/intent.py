@@ -35,7 +35,7 @@ from pi_memory.security import context_checks, mentions, mood, normalize, prohib
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_match import concepts, lexicon, span_marks
+from pi_memory.security.intent_match import concepts, forget_segments, lexicon, span_marks
 
 SEGMENT_CHARS = 400
 _UNSCORED = COMBINATION_ONLY | UNWEIGHTED
@@ -241,6 +241,7 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
     model = model or load_model()
     if model is None:
         return None
+    forget_segments()
     if not folded.isascii() and _ARABIC_MARKS.search(folded):
         folded = _ARABIC_MARKS.sub("", folded)  # offsets of non-ASCII text are not reported
     found = _detect(folded, model)

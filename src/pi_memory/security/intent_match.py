@@ -179,8 +179,27 @@ def _automaton(entries: dict[str, object]) -> Any:
 
 
 def concepts(segment: str) -> set[str]:
-    """The lexicon concepts a folded segment mentions, in any of the covered languages."""
-    return {m for m in span_marks(segment, [(0, len(segment))])[0] if not m.startswith("<")}
+    """The lexicon concepts a folded segment mentions, in any of the covered languages.
+
+    Memoised for the text being read (:func:`forget_segments` starts over): one reading asks
+    again for the same line (its voice, its mentions, its mood each read its concepts), and the
+    answer depends on the segment alone."""
+    found = _SEGMENT_CONCEPTS.get(segment)
+    if found is None:
+        found = frozenset(m for m in span_marks(segment, [(0, len(segment))])[0] if not m.startswith("<"))
+        if len(_SEGMENT_CONCEPTS) < _SEGMENT_CACHE_LIMIT:
+            _SEGMENT_CONCEPTS[segment] = found
+    return set(found)
+
+
+def forget_segments() -> None:
+    """Drop :func:`concepts`' memo: each text's reading starts from nothing (a memo kept across
+    texts would only pay off on the same text scanned again)."""
+    _SEGMENT_CONCEPTS.clear()
+
+
+_SEGMENT_CONCEPTS: dict[str, frozenset[str]] = {}
+_SEGMENT_CACHE_LIMIT = 4096
 
 
 def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
