@@ -116,6 +116,18 @@ def fold(text: str, confusables: bool = True) -> str:
     return text
 
 
+def fold_both(text: str) -> tuple[str, str]:
+    """``(fold(text), fold(text, confusables=False))`` in one pass: the look-alike step is the
+    last one, so it runs on the script-keeping fold (NFKC and casefold run once)."""
+    if text.isascii():
+        folded = fold(text)
+        return folded, folded
+    plain = fold(text, confusables=False)
+    if _HAS_FOLDABLE.search(plain) is None:
+        return plain, plain
+    return _fold_mixed_tokens(plain), plain
+
+
 def _fold_mixed_tokens(text: str) -> str:
     """``_MIXED_TOKEN.sub(_fold_token, text)``, without trying the token regex at every word start.
 
