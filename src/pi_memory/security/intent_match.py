@@ -186,7 +186,13 @@ def concepts(segment: str) -> set[str]:
     answer depends on the segment alone."""
     found = _SEGMENT_CONCEPTS.get(segment)
     if found is None:
-        found = frozenset(m for m in span_marks(segment, [(0, len(segment))])[0] if not m.startswith("<"))
+        # span_marks' words and phrases alone: its shapes would all be dropped here.
+        links = _links(segment)[0]
+        text = segment if segment.isascii() else segment.translate(UNACCENT)
+        found = frozenset(
+            m for _, names in concept_positions(text, [(0, len(text))], links, unaccented=True) for m in names
+            if not m.startswith("<")
+        )
         if len(_SEGMENT_CONCEPTS) < _SEGMENT_CACHE_LIMIT:
             _SEGMENT_CONCEPTS[segment] = found
     return set(found)
