@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
 from pi_memory.security import context_checks, mentions, mood, normalize, prohibition
 from pi_memory.security.intent_acts import UNWEIGHTED
@@ -413,7 +413,20 @@ def model_from_dict(data: dict[str, object]) -> Model:
 def load_model() -> Model | None:
     """The shipped model, or ``None`` when the package was built without one."""
     try:
-        raw = resources.files("pi_memory.security").joinpath("intent_model.json").read_text("utf-8")
+        raw = _model_text()
     except (FileNotFoundError, OSError):
         return None
     return model_from_dict(json.loads(raw))
+
+
+def _model_text() -> str:
+    """The shipped weights' JSON: read beside this module when the package is a directory (no
+    ``importlib.resources`` import, which pulls in ``pathlib``, ``tempfile`` and ``shutil``), else
+    through ``importlib.resources`` (a zipped package)."""
+    path = os.path.join(os.path.dirname(__file__), "intent_model.json")
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    from importlib import resources
+
+    return resources.files("pi_memory.security").joinpath("intent_model.json").read_text("utf-8")

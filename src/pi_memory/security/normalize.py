@@ -18,10 +18,8 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import html
 import re
 import unicodedata
-from urllib.parse import unquote
 
 _IGNORABLE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
@@ -239,8 +237,10 @@ def unescaped_view(text: str) -> str | None:
             continue
         out = _CHAR_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), line)
         if "%" in out:
-            out = unquote(out)
+            out = _unquote(out)
         if "&" in out:
+            import html  # only escaped text needs it: not imported with the scanner
+
             out = html.unescape(out)
         if out != line:
             lines.append(out)
@@ -304,12 +304,19 @@ def decoded_views(raw: str, folded: str) -> list[tuple[str, str]]:
     if ("\\x" in raw or "%" in raw) and len(views) < _MAX_BLOBS:
         for m in _ESCAPED.finditer(raw):
             blob = m.group()
-            text = unquote(blob) if blob.startswith("%") else _printable(bytes.fromhex(blob.replace("\\x", "")))
+            text = _unquote(blob) if blob.startswith("%") else _printable(bytes.fromhex(blob.replace("\\x", "")))
             if text and _mostly_printable(text):
                 views.append(("escaped", text))
     if ("rot" in folded or "caesar" in folded) and _ROT13_HINT.search(folded) is not None:
         views.append(("rot13", codecs.decode(folded, "rot13")))
     return views
+
+
+def _unquote(text: str) -> str:
+    """``urllib.parse.unquote``, imported on first use (``urllib.parse`` also loads ``ipaddress``)."""
+    from urllib.parse import unquote
+
+    return unquote(text)
 
 
 def _from_base64(blob: str) -> str:
