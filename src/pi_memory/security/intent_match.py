@@ -75,7 +75,7 @@ _JOINERS = {"-": ("-", " ", ""), "+": (" ", "-")}
 def _variants(entry: str) -> list[str]:
     """Spellings of one entry: its joiners expanded, accents of Latin letters dropped (the text is
     read the same way, :data:`UNACCENT`), and a Turkish dotless i also as a plain i."""
-    out = [entry.translate(UNACCENT)]
+    out = [entry if entry.isascii() else entry.translate(UNACCENT)]
     if "+" in entry or "-" in entry:
         for sep, alts in _JOINERS.items():
             out = [alt.join(o.split(sep)) for o in out for alt in alts] if sep in entry else out
@@ -135,22 +135,46 @@ def lexicon() -> Lexicon:
                 entries[w] = set(keys)
             else:
                 found.update(keys)
+    def add_word(table: dict[str, set[str]], v: str, names: set[str]) -> None:
+        found = table.get(v)
+        if found is None:
+            table[v] = set(names)
+        else:
+            found.update(names)
+
+    def add_phrase(v: str, bounds: int, names: set[str]) -> None:
+        options = phrases.get(v)
+        if options is None:
+            phrases[v] = {bounds: set(names)}
+        elif bounds in options:
+            options[bounds].update(names)
+        else:
+            options[bounds] = set(names)
+
     for word, names in entries.items():
         stem = word[-1] == "*"
         core = word[:-1] if stem else word
         if "+" not in core and "-" not in core and core[0] != "*" and "ı" not in core:
-            v = core if core.isascii() else core.translate(UNACCENT)  # most entries: one spelling
-            if word_at(v) and (v is core or _SPACED_SCRIPT.match(v)):
-                (stems if stem else exact).setdefault(v, set()).update(names)
+            # Most entries: one spelling, and an ASCII word of letters and digits (``isalnum``
+            # says what the word regex would) needs no regex at all.
+            if core.isascii():
+                if core.isalnum() or word_at(core):
+                    add_word(stems if stem else exact, core, names)
+                else:
+                    add_phrase(core, _bounds(core, stem, False), names)
+                continue
+            v = core.translate(UNACCENT)
+            if word_at(v) and _SPACED_SCRIPT.match(v):
+                add_word(stems if stem else exact, v, names)
             else:
-                phrases.setdefault(v, {}).setdefault(_bounds(v, stem, False), set()).update(names)
+                add_phrase(v, _bounds(v, stem, False), names)
             continue
         inside = word.startswith("*") and len(word) > 1
         for v in _variants(word.strip("*")):
             if not inside and word_at(v) and _SPACED_SCRIPT.match(v):
-                (stems if stem else exact).setdefault(v, set()).update(names)
+                add_word(stems if stem else exact, v, names)
             else:
-                phrases.setdefault(v, {}).setdefault(_bounds(v, stem, inside), set()).update(names)
+                add_phrase(v, _bounds(v, stem, inside), names)
     frozen = {
         k: ((b, frozenset(c)),) if len(v) == 1 else tuple((b, frozenset(c)) for b, c in sorted(v.items()))
         for k, v in phrases.items()
