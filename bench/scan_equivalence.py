@@ -16,7 +16,7 @@ A mismatch prints only the input's index, its set and the finding ids on both si
 text::
 
     .venv/bin/python bench/scan_equivalence.py --write /tmp/x-equiv.json
-    .venv/bin/python bench/scan_equivalence.py --check /tmp/x-equiv.json
+    .venv/bin/python bench/scan_equivalence.py --check /tmp/x-equiv.json [--fallback]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from pi_memory.security import SCOPES, Finding, rule_findings, scan
+from pi_memory.security import SCOPES, Finding, index, rule_findings, scan
 from scan_bench import chunk
 from threat_bench import held_out
 
@@ -200,7 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--locomo", type=Path, default=SHARED / "locomo")
     ap.add_argument("--corpora", type=Path, default=SHARED / "threats")
     ap.add_argument("--rev", default=BASE_REV, help="commit whose docs and source become entries")
+    ap.add_argument("--fallback", action="store_true", help="force the pure-Python anchor finder")
     args = ap.parse_args(argv)
+    if args.fallback:
+        index._force_fallback(True)  # findings never depend on the C automaton: same digest
     if (args.write is None) == (args.check is None):
         ap.error("give exactly one of --write FILE or --check FILE")
     sets = input_sets(args.locomo, args.corpora, args.rev)
