@@ -35,7 +35,7 @@ from pi_memory.security import context_checks, mentions, mood, normalize, prohib
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_match import concepts, forget_segments, lexicon, span_marks
+from pi_memory.security.intent_match import ascii_lexicon, concepts, forget_segments, span_marks
 
 SEGMENT_CHARS = 400
 _UNSCORED = COMBINATION_ONLY | UNWEIGHTED
@@ -283,8 +283,9 @@ def _unspace(m: re.Match[str]) -> str:
 
 @cache
 def _vocabulary() -> frozenset[str]:
-    """The lexicon's words and stems: a leet view is only worth reading when it spells one."""
-    lex = lexicon()
+    """The lexicon's words and stems: a leet view is only worth reading when it spells one (a
+    decoded token is ASCII letters, so the ASCII entries are all it can spell)."""
+    lex = ascii_lexicon()
     return frozenset(lex.exact) | frozenset(lex.stems)
 
 
