@@ -80,7 +80,7 @@ def concepts(segment: str) -> set[str]:
 
 def forget_segments() -> None:
     """Drop :func:`concepts`' memo: each text's reading starts from nothing (a memo kept across
-    texts would only pay off on the same text scanned again)."""
+    texts would only pay off on the same text scanned again). ``threats`` calls it per scan."""
     _SEGMENT_CONCEPTS.clear()
 
 

@@ -20,6 +20,7 @@ from functools import cache
 
 from pi_memory.security import intent, normalize, unicode_rules
 from pi_memory.security.engine import SCOPE_LEVELS, STRICT, Hit, Rule, RuleIndex, run_rules
+from pi_memory.security.intent_match import forget_segments
 from pi_memory.security.unicode_rules import INVISIBLE_CHARS
 
 SCOPES = ("all", "context", "strict")
@@ -104,6 +105,7 @@ def rule_findings(text: str, scope: str = "strict") -> list[Finding]:
 def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = True) -> list[Finding]:
     if not text:
         return []
+    forget_segments()  # the line readings memoised for one text, rule checks' included
     text = text[:MAX_SCAN_CHARS]
     findings: list[Finding] = []
     payloads: list[tuple[str, str]] = []
