@@ -36,6 +36,7 @@ from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_match import ascii_lexicon, concepts, forget_segments, span_marks
+from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
 _UNSCORED = COMBINATION_ONLY | UNWEIGHTED
@@ -46,7 +47,7 @@ MAX_SEGMENTS = 256
 #: Arabic short vowels, shadda and sukun, mostly left unwritten: "تُحفظ" and "نفّذ" read as
 #: "تحفظ" and "نفذ", as the lexicon writes them.
 _ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670]")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_SENTENCE_END = compile_lazily(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ import codecs
 import re
 import unicodedata
 
+from pi_memory.security.lazy_re import compile_lazily
+
 _IGNORABLE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
@@ -48,10 +50,10 @@ _CONFUSABLE = {
 _CONFUSABLE_TABLE = str.maketrans(_CONFUSABLE)
 _CONFUSABLE_CHARS = frozenset(_CONFUSABLE)
 _FOLDABLE = "\u0250-\u02af\u0131\u0370-\u03ff\u0400-\u052f\u0561-\u0587"
-_HAS_FOLDABLE = re.compile(f"[{_FOLDABLE}]")
+_HAS_FOLDABLE = compile_lazily(f"[{_FOLDABLE}]")
 # Possessive prefix: one pass per word start, no backtracking.
-_MIXED_TOKEN = re.compile(f"\\b[^\\W{_FOLDABLE}]*+[{_FOLDABLE}]\\w*")
-_NONFOLD_WORD = re.compile(f"[^\\W{_FOLDABLE}]")
+_MIXED_TOKEN = compile_lazily(f"\\b[^\\W{_FOLDABLE}]*+[{_FOLDABLE}]\\w*")
+_NONFOLD_WORD = compile_lazily(f"[^\\W{_FOLDABLE}]")
 _LATIN = re.compile("[a-z]")
 
 # The literal comes first and the look-behind after it, so ``re`` scans for the quote or hyphen at
