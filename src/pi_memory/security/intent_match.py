@@ -15,11 +15,11 @@ from collections.abc import Iterable, Iterator
 
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
 from pi_memory.security.lexicon_build import (
-    _WORD,
     CLITIC,
     END,
     PROCLITICS,
     START,
+    WORD,
     Lexicon,
     is_word,
     lexicon_for,
@@ -175,7 +175,7 @@ def concept_positions(
             names = names - drops(text[lo:hi], pos - lo, "команд")
         if "negation" in names and (
             (without and any(a <= pos < b for a, b in without))
-            or ((w := _WORD.match(text, pos)) is not None and not negates(pos, w.end()))
+            or ((w := WORD.match(text, pos)) is not None and not negates(pos, w.end()))
         ):
             names = names - {"negation"}
         if "concord" in names and "negation" in names:
@@ -266,7 +266,7 @@ def _bounded(text: str, lo: int, hi: int, flags: int) -> bool:
 def word_marks(lex: Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]]:
     """``(position, concepts)`` of every word that starts like a lexicon word or stem."""
     cache = _TOKEN_CONCEPTS
-    word_at = _WORD.match
+    word_at = WORD.match
     for start in _word_starts(lex, text):
         w = word_at(text, start)
         if w is None:

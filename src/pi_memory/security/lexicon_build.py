@@ -18,9 +18,13 @@ from typing import Any
 
 from pi_memory.security.lazy_re import compile_lazily
 
-__all__ = ["CLITIC", "END", "START", "UNACCENT", "Lexicon", "ascii_lexicon", "is_word", "lexicon", "lexicon_for"]
+__all__ = [
+    "CLITIC", "END", "PROCLITICS", "START", "UNACCENT", "WORD", "Lexicon", "ascii_lexicon", "is_word", "lexicon",
+    "lexicon_for",
+]
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+#: A word as the lexicon writes one: letters and digits, with at most one inner apostrophe.
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
 @dataclass(frozen=True)
@@ -133,7 +137,7 @@ def _build(ascii_only: bool) -> Lexicon:
     exact: dict[str, set[str]] = {}
     stems: dict[str, set[str]] = {}
     phrases: dict[str, dict[int, set[str]]] = {}
-    word_at = _WORD.fullmatch
+    word_at = WORD.fullmatch
 
     def add_word(table: dict[str, set[str]], v: str, names: set[str]) -> None:
         found = table.get(v)
