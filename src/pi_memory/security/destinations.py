@@ -11,6 +11,8 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from pi_memory.security.lazy_re import compile_lazily
+
 _URL = re.compile(r"\b(?:https?|wss?|ftps?)://(?:[^\s/@'\"<>]*@)?(\[[0-9a-f:.]+\]|[\w.-]+)([^\s'\"<>)`]*)")
 _BARE_TARGET = re.compile(
     r"\b(?:nc|ncat|netcat|socat|telnet|scp|rsync|sftp|ssh)\b[^\n|;&]{0,120}?"
@@ -30,7 +32,7 @@ SINK_HOSTS = (
 )
 _SINK_PATH_HOSTS = ("discord.com", "discordapp.com")  # only their webhook paths are sinks
 _SUSPICIOUS_LABEL = re.compile(r"(?:^|[.-])(?:exfil\w*|attacker\w*|evil\w*|malicious|pwned?|c2)(?:[.-]|$)")
-_INTERNAL_LABEL = re.compile(
+_INTERNAL_LABEL = compile_lazily(
     r"(?:^|\.)(?:internal|intranet|corp|lan|local|localdomain|home\.arpa|svc|cluster\.local)(?:\.|$)"
 )
 
@@ -139,7 +141,7 @@ def secret_leaves(segment: str, var: str | None) -> bool:
     return False
 
 
-_BARE_HOST = re.compile(
+_BARE_HOST = compile_lazily(
     r"(?<![\w./@-])(\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|info|"
     r"biz|co|me|dev|app|site|online|cc|tk|su|pw|ly|sh|link|cloud))(?![\w-])"
 )

@@ -112,14 +112,19 @@ class RuleIndex:
         # key also stands for every shorter key that is a whole word at its start: found by
         # looking up the key's prefixes that end before a non-letter (linear, not K²).
         rank = {k: i for i, k in enumerate(groups)}
+        # Most keys are one word of letters: no shorter key can end inside them (no per-character walk).
         self.aliases = {
-            k: tuple(sorted((k[:j] for j in range(1, len(k)) if not k[j].isalpha() and k[:j] in rank),
-                            key=rank.__getitem__))
+            k: () if k[1:].isalpha() else
+            tuple(sorted((k[:j] for j in range(1, len(k)) if not k[j].isalpha() and k[:j] in rank),
+                         key=rank.__getitem__))
             for k in groups
         }
+        # ``groups`` lists each key's rules in rule order already, so a key without aliases only
+        # drops repeats (a rule with two anchors of one key); with aliases the union is re-sorted.
         self.by_anchor = {
-            k: tuple(sorted({id(r): r for p in (k, *self.aliases[k]) for r in groups[p]}.values(),
-                            key=lambda r: self.order[id(r)]))
+            k: tuple(dict.fromkeys(groups[k])) if not self.aliases[k] else
+            tuple(sorted({id(r): r for p in (k, *self.aliases[k]) for r in groups[p]}.values(),
+                         key=lambda r: self.order[id(r)]))
             for k in groups
         }
         self.partner_keys = frozenset(k for r in self.rules for k in r.partners)

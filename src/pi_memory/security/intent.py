@@ -25,18 +25,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
 from pi_memory.security import context_checks, directions, mentions, mood, normalize, prohibition, questions
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_match import concepts, lexicon, span_marks
+from pi_memory.security.intent_match import ascii_lexicon, concepts, forget_segments, span_marks
 from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
+from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
 _UNSCORED = COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS
@@ -48,7 +49,7 @@ MAX_SEGMENTS = 256
 #: "تحفظ" and "نفذ", as the lexicon writes them; and the Devanagari nukta, written or left out
 #: at will in borrowed words ("फ़ॉरवर्ड", "फॉरवर्ड"; the lexicon holds both spellings).
 _ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670\u093c]")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_SENTENCE_END = compile_lazily(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 
 
 @dataclass(frozen=True)
@@ -244,6 +245,7 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
     model = model or load_model()
     if model is None:
         return None
+    forget_segments()
     if not folded.isascii() and _ARABIC_MARKS.search(folded):
         folded = _ARABIC_MARKS.sub("", folded)  # offsets of non-ASCII text are not reported
     found = _detect(folded, model)
@@ -285,8 +287,9 @@ def _unspace(m: re.Match[str]) -> str:
 
 @cache
 def _vocabulary() -> frozenset[str]:
-    """The lexicon's words and stems: a leet view is only worth reading when it spells one."""
-    lex = lexicon()
+    """The lexicon's words and stems: a leet view is only worth reading when it spells one (a
+    decoded token is ASCII letters, so the ASCII entries are all it can spell)."""
+    lex = ascii_lexicon()
     return frozenset(lex.exact) | frozenset(lex.stems)
 
 
@@ -426,7 +429,20 @@ def model_from_dict(data: dict[str, object]) -> Model:
 def load_model() -> Model | None:
     """The shipped model, or ``None`` when the package was built without one."""
     try:
-        raw = resources.files("pi_memory.security").joinpath("intent_model.json").read_text("utf-8")
+        raw = _model_text()
     except (FileNotFoundError, OSError):
         return None
     return model_from_dict(json.loads(raw))
+
+
+def _model_text() -> str:
+    """The shipped weights' JSON: read beside this module when the package is a directory (no
+    ``importlib.resources`` import, which pulls in ``pathlib``, ``tempfile`` and ``shutil``), else
+    through ``importlib.resources`` (a zipped package)."""
+    path = os.path.join(os.path.dirname(__file__), "intent_model.json")
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    from importlib import resources
+
+    return resources.files("pi_memory.security").joinpath("intent_model.json").read_text("utf-8")

@@ -9,10 +9,9 @@ safeguard (:func:`standing_harm`). The intent layer asks :func:`kept_in_descript
 
 from __future__ import annotations
 
-import re
-
 from pi_memory.security.intent_match import lexicon, word_marks
 from pi_memory.security.intent_orders import stated_order
+from pi_memory.security.lazy_re import compile_lazily
 
 __all__ = ["kept_in_description", "standing_harm"]
 
@@ -45,10 +44,10 @@ def kept_in_description(marks: set[str], line: str) -> bool:
 
 #: The safeguards and secrets a standing job may not remove, switch off or send: the rules and
 #: checks (``rules``: safety checks, validation, signatures), secrets, and the tests.
-_TESTS = re.compile(r"\btest(?:s|ing)?\b|\bprueba|\bteste|\bтест|テスト|테스트|测试|kiểm thử|اختبار|परीक्षण")
+_TESTS = compile_lazily(r"\btest(?:s|ing)?\b|\bprueba|\bteste|\bтест|テスト|테스트|测试|kiểm thử|اختبار|परीक्षण")
 
 # The verbs of deleting among the ``destroy`` concept's acts (not install, deploy, restart, pay).
-_DELETES = re.compile(
+_DELETES = compile_lazily(
     r"\b(?:delet|remov|eras|wip|purg|truncat|borr|elimin|apag|exclu|supprim|lösch|entfern|cancell|rimuov|удал|"
     r"sil|xóa)|حذف|हटा|削除|삭제|删除"
 )

@@ -1,6 +1,6 @@
 """How the intent layer reads a line: which lexicon concepts and ``<shapes>`` it holds.
 
-The lexicon (``intent_lexicon`` and ``intent_words``) is compiled once into whole-word entries
+The lexicon (``intent_lexicon`` and ``intent_words``) is compiled once (``lexicon_build``) into whole-word entries
 (``word``, ``stem*``), matched per token, and phrase entries (``a+b``, hyphenated words, words
 of scripts written without spaces), matched by one automaton pass with the word-boundary tests
 each script needs. Words inside a URL or an e-mail address are its address, not the note's
@@ -10,17 +10,27 @@ wording, and do not count. Linear in the text, offline, deterministic.
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from functools import cache
-from typing import Any
 
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
+from pi_memory.security.lexicon_build import (
+    CLITIC,
+    END,
+    PROCLITICS,
+    START,
+    WORD,
+    Lexicon,
+    is_word,
+    lexicon_for,
+)
+
+# Re-exported: the intent layer's readers ask this module for the lexicon.
+from pi_memory.security.lexicon_build import UNACCENT as UNACCENT
+from pi_memory.security.lexicon_build import ascii_lexicon as ascii_lexicon
+from pi_memory.security.lexicon_build import lexicon as lexicon
 
 _WORD_START = re.compile(r"(?<![^\W_])[^\W_]")  # also after an apostrophe: l'utilisateur
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 # Shapes, each with literals one of which it cannot match without (a C-speed ``in`` test first).
 SHAPES = (
@@ -48,152 +58,34 @@ SHAPES = (
 )
 
 
-@dataclass(frozen=True)
-class Lexicon:
-    exact: dict[str, frozenset[str]]
-    stems: dict[str, frozenset[str]]
-    # Phrases and words of scripts without spaces: entry -> ((bounds, concepts), ...), where
-    # bounds says which ends must fall on a word boundary (see :func:`_bounded`).
-    phrases: dict[str, tuple[tuple[int, frozenset[str]], ...]]
-    stem_lengths: tuple[int, ...]
-    automaton: Any  # pyahocorasick automaton over ``phrases`` (values: length, options), or None
-    words: Any  # pyahocorasick automaton over the exact words and stems, or None
-
-
-_SPACED_SCRIPT = re.compile(r"^[\x00-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff]+$")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
-_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
-_ARABIC = re.compile(r"[\u0600-\u06ff]")
-START, END, CLITIC = 1, 2, 4
-#: Arabic proclitics a word may carry before a lexicon entry: and, so, with, to, like, the, ...
-_PROCLITICS = frozenset("و ف ب ل ك س ال وال فال بال كال لل ولل فلل وب ول وك فب فل وس فس".split())  # noqa: SIM905
-#: In an entry, ``+`` is a space or hyphen and ``-`` is a hyphen, a space or nothing, so
-#: ``without+asking``, ``pre-approv*`` and ``e-mail`` match as written in the text.
-_JOINERS = {"-": ("-", " ", ""), "+": (" ", "-")}
-
-
-def _variants(entry: str) -> list[str]:
-    """Spellings of one entry: its joiners expanded, accents of Latin letters dropped (the text is
-    read the same way, :data:`UNACCENT`), and a Turkish dotless i also as a plain i."""
-    out = [entry.translate(UNACCENT)]
-    if "+" in entry or "-" in entry:
-        for sep, alts in _JOINERS.items():
-            out = [alt.join(o.split(sep)) for o in out for alt in alts] if sep in entry else out
-    if "ı" in entry:
-        out += [v.replace("ı", "i") for v in out]
-    return out
-
-
-def _unaccented(cp: int) -> str | None:
-    base = unicodedata.normalize("NFD", chr(cp))[0]
-    return base if base.isascii() and base != chr(cp) else None
-
-
-#: Latin letters with accents (U+00C0-U+017F) to their base letter, one character for one, so
-#: positions survive: "revísalo", "revisalo" and the entry ``revis*`` read alike. Vietnamese
-#: letters outside that block keep their marks (its tones tell words apart).
-UNACCENT = {cp: b for cp in range(0xC0, 0x180) if (b := _unaccented(cp)) is not None}
-
-
-def _bounds(entry: str, stem: bool, inside: bool) -> int:
-    """Which ends of a phrase entry must be word boundaries (none in Chinese or Japanese; a
-    Korean entry takes any ending, particles attach to it; an Arabic one any proclitic)."""
-    ascii = entry.isascii()
-    if not ascii and _CJK.search(entry):
-        return 0
-    flags = 0 if inside or not _is_word(entry[0]) else START
-    if not ascii and _ARABIC.search(entry):
-        flags |= CLITIC
-    if not stem and (ascii or not _HANGUL.search(entry)) and _is_word(entry[-1]):
-        flags |= END
-    return flags
-
-
-def _is_word(ch: str) -> bool:
-    return ch.isalnum() or unicodedata.category(ch)[0] == "M"
-
-
-@cache
-def lexicon() -> Lexicon:
-    from pi_memory.security.intent_acts import ACTS
-    from pi_memory.security.intent_facets import FACETS
-    from pi_memory.security.intent_lexicon import LEXICON
-    from pi_memory.security.intent_loans import LOANS
-    from pi_memory.security.intent_orders import ORDERS
-    from pi_memory.security.intent_words import WORDS
-
-    exact: dict[str, set[str]] = {}
-    stems: dict[str, set[str]] = {}
-    phrases: dict[str, dict[int, set[str]]] = {}
-    by_language = (*WORDS.values(), *ACTS.values(), *FACETS.values(), *ORDERS.values(), *LOANS.values())
-    tables = [LEXICON.items(), *(t.items() for t in by_language)]
-    word_at = _WORD.fullmatch
-    # Each distinct entry once, with every concept the tables give it (many repeat across them).
-    entries: dict[str, set[str]] = {}
-    for key, words in (pair for table in tables for pair in table):
-        keys = key.split("|")
-        for w in _spellings(words.casefold()):
-            found = entries.get(w)
-            if found is None:
-                entries[w] = set(keys)
-            else:
-                found.update(keys)
-    for word, names in entries.items():
-        stem = word[-1] == "*"
-        core = word[:-1] if stem else word
-        if "+" not in core and "-" not in core and core[0] != "*" and "ı" not in core:
-            v = core if core.isascii() else core.translate(UNACCENT)  # most entries: one spelling
-            if word_at(v) and (v is core or _SPACED_SCRIPT.match(v)):
-                (stems if stem else exact).setdefault(v, set()).update(names)
-            else:
-                phrases.setdefault(v, {}).setdefault(_bounds(v, stem, False), set()).update(names)
-            continue
-        inside = word.startswith("*") and len(word) > 1
-        for v in _variants(word.strip("*")):
-            if not inside and word_at(v) and _SPACED_SCRIPT.match(v):
-                (stems if stem else exact).setdefault(v, set()).update(names)
-            else:
-                phrases.setdefault(v, {}).setdefault(_bounds(v, stem, inside), set()).update(names)
-    frozen = {
-        k: ((b, frozenset(c)),) if len(v) == 1 else tuple((b, frozenset(c)) for b, c in sorted(v.items()))
-        for k, v in phrases.items()
-        for b, c in (next(iter(v.items())),)
-    }
-    return Lexicon(
-        {k: frozenset(v) for k, v in exact.items()},
-        {k: frozenset(v) for k, v in stems.items()},
-        frozen,
-        tuple(sorted({len(k) for k in stems})),
-        _automaton({k: (len(k), v) for k, v in frozen.items()}),
-        _automaton({w: (len(w), ()) for w in (*exact, *stems)}),
-    )
-
-
-def _spellings(words: str) -> list[str]:
-    """The entries of a table, each Hindi one also without its nukta: "ज़रूरत" and "जरूरत", "फ़ॉरवर्ड"
-    and "फॉरवर्ड" are written either way (the scanned text loses the nukta, ``intent.detect``)."""
-    out = words.split()
-    return out + [w.replace(NUKTA, "") for w in out if NUKTA in w] if NUKTA in words else out
-
-
-NUKTA = "\u093c"
-
-
-def _automaton(entries: dict[str, object]) -> Any:
-    try:
-        import ahocorasick  # type: ignore[import-not-found]  # C extension, no stubs
-    except ImportError:  # pragma: no cover - the scans fall back to substring tests
-        return None
-    automaton = ahocorasick.Automaton()
-    for entry, value in entries.items():
-        automaton.add_word(entry, value)
-    automaton.make_automaton()
-    return automaton
-
-
 def concepts(segment: str) -> set[str]:
-    """The lexicon concepts a folded segment mentions, in any of the covered languages."""
-    return {m for m in span_marks(segment, [(0, len(segment))])[0] if not m.startswith("<")}
+    """The lexicon concepts a folded segment mentions, in any of the covered languages.
+
+    Memoised for the text being read (:func:`forget_segments` starts over): one reading asks
+    again for the same line (its voice, its mentions, its mood each read its concepts), and the
+    answer depends on the segment alone."""
+    found = _SEGMENT_CONCEPTS.get(segment)
+    if found is None:
+        # span_marks' words and phrases alone: its shapes would all be dropped here.
+        links = _links(segment)[0]
+        text = segment if segment.isascii() else segment.translate(UNACCENT)
+        found = frozenset(
+            m for _, names in concept_positions(text, [(0, len(text))], links, unaccented=True) for m in names
+            if not m.startswith("<")
+        )
+        if len(_SEGMENT_CONCEPTS) < _SEGMENT_CACHE_LIMIT:
+            _SEGMENT_CONCEPTS[segment] = found
+    return set(found)
+
+
+def forget_segments() -> None:
+    """Drop :func:`concepts`' memo: each text's reading starts from nothing (a memo kept across
+    texts would only pay off on the same text scanned again). ``threats`` calls it per scan."""
+    _SEGMENT_CONCEPTS.clear()
+
+
+_SEGMENT_CONCEPTS: dict[str, frozenset[str]] = {}
+_SEGMENT_CACHE_LIMIT = 4096
 
 
 def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
@@ -249,9 +141,9 @@ def concept_positions(
         i = bisect_right(link_starts, pos) - 1
         return i >= 0 and pos < links[i][1]
 
-    lex = lexicon()
     if not unaccented and not text.isascii():
         text = text.translate(UNACCENT)  # same length: spans and positions still hold
+    lex = lexicon_for(text)
     words = [(pos, names) for pos, names in word_marks(lex, text) if not (links and in_link(pos))]
     hits = [
         (pos, end, names)
@@ -290,7 +182,7 @@ def concept_positions(
             names = names - drops_at(pos, "agent")
         if "negation" in names and (
             (without and any(a <= pos < b for a, b in without))
-            or ((w := _WORD.match(text, pos)) is not None and not negates(pos, w.end()))
+            or ((w := WORD.match(text, pos)) is not None and not negates(pos, w.end()))
         ):
             names = names - {"negation"}
         if "concord" in names and "negation" in names:
@@ -370,22 +262,22 @@ def _hosts(text: str, links: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def _bounded(text: str, lo: int, hi: int, flags: int) -> bool:
     """Whether ``text[lo:hi]`` sits on the word boundaries ``flags`` asks for (an Arabic entry
     may follow a proclitic: at most 3 letters back, so the test stays constant-time)."""
-    if flags & END and hi < len(text) and _is_word(text[hi]):
+    if flags & END and hi < len(text) and is_word(text[hi]):
         return False
-    if flags & START and lo > 0 and _is_word(text[lo - 1]):
+    if flags & START and lo > 0 and is_word(text[lo - 1]):
         if not flags & CLITIC:
             return False
         t = lo - 1
-        while t > max(0, lo - 4) and _is_word(text[t - 1]):
+        while t > max(0, lo - 4) and is_word(text[t - 1]):
             t -= 1
-        return (t == 0 or not _is_word(text[t - 1])) and text[t:lo] in _PROCLITICS
+        return (t == 0 or not is_word(text[t - 1])) and text[t:lo] in PROCLITICS
     return True
 
 
 def word_marks(lex: Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]]:
     """``(position, concepts)`` of every word that starts like a lexicon word or stem."""
     cache = _TOKEN_CONCEPTS
-    word_at = _WORD.match
+    word_at = WORD.match
     for start in _word_starts(lex, text):
         w = word_at(text, start)
         if w is None:

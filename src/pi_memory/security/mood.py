@@ -21,6 +21,7 @@ import re
 from pi_memory.security.context_checks import QUOTATION, LazyPattern
 from pi_memory.security.intent_lookalike import blank_compounds, software_agents
 from pi_memory.security.intent_match import UNACCENT, concept_positions, concepts, lexicon
+from pi_memory.security.lazy_re import compile_lazily
 from pi_memory.security.mood_words import (
     BASE_VERB,
     CONJUNCTIONS,
@@ -161,14 +162,14 @@ _QUESTION_OPEN = LazyPattern(
 )
 _QUESTION_ASKS = LazyPattern(r"\b(?:why not|could you|can you|would you|will you|won't you|how about)\b")
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HANGUL = re.compile(r"[\uac00-\ud7af]")
-_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
-_ARABIC = re.compile(r"[\u0600-\u06ff]")
-_DEVANAGARI = re.compile(r"[\u0900-\u097f]")
-_VIETNAMESE = re.compile(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
-_TURKISH = re.compile(r"[ışğ]")
+_CJK = compile_lazily(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_KANA = compile_lazily(r"[\u3040-\u30ff]")
+_HANGUL = compile_lazily(r"[\uac00-\ud7af]")
+_CYRILLIC = compile_lazily(r"[\u0400-\u04ff]")
+_ARABIC = compile_lazily(r"[\u0600-\u06ff]")
+_DEVANAGARI = compile_lazily(r"[\u0900-\u097f]")
+_VIETNAMESE = compile_lazily(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
+_TURKISH = compile_lazily(r"[ışğ]")
 
 
 def orders(line: str, shared_subject: bool = False) -> bool:

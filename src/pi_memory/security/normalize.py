@@ -18,10 +18,10 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import html
 import re
 import unicodedata
-from urllib.parse import unquote
+
+from pi_memory.security.lazy_re import compile_lazily
 
 _IGNORABLE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
@@ -50,10 +50,10 @@ _CONFUSABLE = {
 _CONFUSABLE_TABLE = str.maketrans(_CONFUSABLE)
 _CONFUSABLE_CHARS = frozenset(_CONFUSABLE)
 _FOLDABLE = "\u0250-\u02af\u0131\u0370-\u03ff\u0400-\u052f\u0561-\u0587"
-_HAS_FOLDABLE = re.compile(f"[{_FOLDABLE}]")
+_HAS_FOLDABLE = compile_lazily(f"[{_FOLDABLE}]")
 # Possessive prefix: one pass per word start, no backtracking.
-_MIXED_TOKEN = re.compile(f"\\b[^\\W{_FOLDABLE}]*+[{_FOLDABLE}]\\w*")
-_NONFOLD_WORD = re.compile(f"[^\\W{_FOLDABLE}]")
+_MIXED_TOKEN = compile_lazily(f"\\b[^\\W{_FOLDABLE}]*+[{_FOLDABLE}]\\w*")
+_NONFOLD_WORD = compile_lazily(f"[^\\W{_FOLDABLE}]")
 _LATIN = re.compile("[a-z]")
 
 # The literal comes first and the look-behind after it, so ``re`` scans for the quote or hyphen at
@@ -114,6 +114,18 @@ def fold(text: str, confusables: bool = True) -> str:
     if confusables and _HAS_FOLDABLE.search(text) is not None:
         text = _fold_mixed_tokens(text)
     return text
+
+
+def fold_both(text: str) -> tuple[str, str]:
+    """``(fold(text), fold(text, confusables=False))`` in one pass: the look-alike step is the
+    last one, so it runs on the script-keeping fold (NFKC and casefold run once)."""
+    if text.isascii():
+        folded = fold(text)
+        return folded, folded
+    plain = fold(text, confusables=False)
+    if _HAS_FOLDABLE.search(plain) is None:
+        return plain, plain
+    return _fold_mixed_tokens(plain), plain
 
 
 def _fold_mixed_tokens(text: str) -> str:
@@ -227,8 +239,10 @@ def unescaped_view(text: str) -> str | None:
             continue
         out = _CHAR_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), line)
         if "%" in out:
-            out = unquote(out)
+            out = _unquote(out)
         if "&" in out:
+            import html  # only escaped text needs it: not imported with the scanner
+
             out = html.unescape(out)
         if out != line:
             lines.append(out)
@@ -292,12 +306,19 @@ def decoded_views(raw: str, folded: str) -> list[tuple[str, str]]:
     if ("\\x" in raw or "%" in raw) and len(views) < _MAX_BLOBS:
         for m in _ESCAPED.finditer(raw):
             blob = m.group()
-            text = unquote(blob) if blob.startswith("%") else _printable(bytes.fromhex(blob.replace("\\x", "")))
+            text = _unquote(blob) if blob.startswith("%") else _printable(bytes.fromhex(blob.replace("\\x", "")))
             if text and _mostly_printable(text):
                 views.append(("escaped", text))
     if ("rot" in folded or "caesar" in folded) and _ROT13_HINT.search(folded) is not None:
         views.append(("rot13", codecs.decode(folded, "rot13")))
     return views
+
+
+def _unquote(text: str) -> str:
+    """``urllib.parse.unquote``, imported on first use (``urllib.parse`` also loads ``ipaddress``)."""
+    from urllib.parse import unquote
+
+    return unquote(text)
 
 
 def _from_base64(blob: str) -> str:

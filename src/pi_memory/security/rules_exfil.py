@@ -22,6 +22,7 @@ from pi_memory.security.fragments import (
     SECRET_VAR,
     sent,
 )
+from pi_memory.security.lazy_re import compile_lazily
 
 CAT = "exfiltration"
 
@@ -43,7 +44,7 @@ def _secret_leaves(view: str, m: re.Match[str]) -> bool:
 
 _NET_SINK_RE = re.compile(NET_SINK)
 # NET_SINK without the bare URL: a command or call that actually moves bytes.
-_TRANSFER_TOOL_RE = re.compile(NET_SINK.replace("|https?://)", ")"))
+_TRANSFER_TOOL_RE = compile_lazily(NET_SINK.replace("|https?://)", ")"))
 
 
 def _source_to_sink(view: str, m: re.Match[str]) -> bool:

@@ -14,6 +14,7 @@ import re
 from pi_memory.security import destinations
 from pi_memory.security.engine import STRICT, Rule, rule
 from pi_memory.security.fragments import INCIDENT, NEGATION
+from pi_memory.security.lazy_re import compile_lazily
 
 CAT = "persistence"
 
@@ -49,7 +50,7 @@ _RC_ANCHORS = (
     "etc|bash"
 )
 # What makes a start-up line an implant rather than a PATH tweak.
-_RC_PAYLOAD = re.compile(
+_RC_PAYLOAD = compile_lazily(
     r"curl|wget|\bnc\b|ncat|base64|prompt_command|alias\s+(?:sudo|ssh|git|ls|cd|su|doas)\s*=|\btrap\b|/tmp/|"
     r"/dev/tcp|eval|ld_preload|\$\(|`|https?://|nohup|/var/tmp|/dev/shm"
     # an echo that writes somewhere else; ``echo '...' >> ~/.bashrc`` is how the line gets there

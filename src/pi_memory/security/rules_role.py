@@ -12,6 +12,7 @@ import re
 from pi_memory.security.context_checks import except_quoted_mentions
 from pi_memory.security.engine import CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, DEFENDER, fill
+from pi_memory.security.lazy_re import compile_lazily
 
 CAT = "role_hijack"
 
@@ -38,7 +39,7 @@ _TOKENIZER_TALK = (
 )
 # What a forged turn says: it addresses the model, gives an order or plays the model's reply.
 # "System: Ubuntu 22.04, Python 3.11" or "Assistant: Claude in Cursor" records a fact instead.
-_TURN_VOICE = re.compile(
+_TURN_VOICE = compile_lazily(
     r"\b(?:you|your|yourself|ignore|disregard|forget|override|overrid\w*|must|always|never|now|from now|reveal|"
     r"print|output|respond|reply|answer|obey|follow|do not|don't|execute|run|send|sure|okay|ok|certainly|"
     r"of course|here is|here's|i will|i'll|i am|i'm|as an|understood|developer|jailbr\w*|unrestricted|"
@@ -57,7 +58,7 @@ def _turn_speaks(view: str, m: re.Match[str]) -> bool:
     return _TURN_VOICE.search(view, m.end(), min(end, m.end() + 240)) is not None
 
 
-_TOKENIZER_TALK_RE = re.compile(_TOKENIZER_TALK)
+_TOKENIZER_TALK_RE = compile_lazily(_TOKENIZER_TALK)
 
 
 def _forges_turn(view: str, m: re.Match[str]) -> bool:

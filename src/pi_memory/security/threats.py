@@ -20,6 +20,7 @@ from functools import cache
 
 from pi_memory.security import intent, normalize, unicode_rules
 from pi_memory.security.engine import SCOPE_LEVELS, STRICT, Hit, Rule, RuleIndex, run_rules
+from pi_memory.security.intent_match import forget_segments
 from pi_memory.security.unicode_rules import INVISIBLE_CHARS
 
 SCOPES = ("all", "context", "strict")
@@ -104,6 +105,7 @@ def rule_findings(text: str, scope: str = "strict") -> list[Finding]:
 def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = True) -> list[Finding]:
     if not text:
         return []
+    forget_segments()  # the line readings memoised for one text, rule checks' included
     text = text[:MAX_SCAN_CHARS]
     findings: list[Finding] = []
     payloads: list[tuple[str, str]] = []
@@ -113,12 +115,12 @@ def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = 
             Finding(f.id, "invisible_unicode", f.start, f.end, f.sub_id, "raw") for f in report.findings
         )
         payloads = report.payloads
-    folded = normalize.fold(text)
+    folded, plain = normalize.fold_both(text)
     exact = len(folded) == len(text) and (text.isascii() or not normalize.has_ignorable(text))
     rule_hits = _rule_findings(text, folded, _views(text, folded, exact, payloads), level, counter)
     findings.extend(rule_hits)
     if with_intent and level >= STRICT and not rule_hits:
-        found = _intent_finding(text, folded, exact)
+        found = _intent_finding(text, plain, exact)
         if found is not None:
             findings.append(found)
     return findings
@@ -171,13 +173,13 @@ def _rule_findings(
     return out
 
 
-def _intent_finding(text: str, folded: str, exact: bool) -> Finding | None:
-    """The intent layer's verdict (it reads every script as written: no look-alike folding)."""
-    plain = folded if text.isascii() else normalize.fold(text, confusables=False)
+def _intent_finding(text: str, plain: str, exact: bool) -> Finding | None:
+    """The intent layer's verdict on ``plain``, the text folded keeping every script as written
+    (no look-alike folding); its offsets index ``text`` only when that is ASCII."""
     found = intent.detect(plain)
     if found is None:
         return None
-    start, end = (found.start, found.end) if exact and plain is folded else (0, len(text))
+    start, end = (found.start, found.end) if exact and text.isascii() else (0, len(text))
     return Finding(f"intent_{found.intent}", found.intent, start, end, "intent", "intent", found.evidence)
 
 

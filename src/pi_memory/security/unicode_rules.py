@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pi_memory.security.lazy_re import compile_lazily
+
 #: The 17 code points pi-memory and hermes block (pi-memory §4.4); kept for API compatibility.
 INVISIBLE_CHARS: frozenset[str] = frozenset(
     "\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff"
@@ -34,8 +36,8 @@ _SUSPECT = re.compile(
     "\ufeff\uffa0\ufff0-\ufffb\ufffe\uffff\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U0001fffe\U0001ffff\U000e0000-\U000e0fff\U000f0000-\U0010ffff]"
 )
-_SUSPECT_RUN = re.compile(_SUSPECT.pattern + "+")
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]")
+_SUSPECT_RUN = compile_lazily(_SUSPECT.pattern + "+")
+_RTL = compile_lazily("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]")
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
 _FLAG_TAGS = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,7}\U000e007f")
 _VS_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
