@@ -5,8 +5,8 @@ labelled corpora only (``threat_bench.split``: the held-out part is never read h
 decision threshold by group cross-validation on that same development part, and writes the
 weights the package ships::
 
-    .venv/bin/python bench/intent_train.py [--corpus PATH ...] [--extra FIXTURE ...] [--fp-target RATE]
-        [--l2 X] [--min-df N] [--max-features N] [--out src/pi_memory/security/intent_model.json]
+    .venv/bin/python bench/intent_train.py [--corpus PATH ...] [--extra FIXTURE ...] [--extra-weight W]
+        [--fp-target RATE] [--l2 X] [--min-df N] [--max-features N] [--out src/pi_memory/security/intent_model.json]
 
 ``--extra`` (repeatable) adds the ``tune`` half of one of our fixture sets
 (``tests/fixtures/security/*.jsonl``): its benign notes as benign, its threats as the corpus
@@ -57,6 +57,14 @@ KIND_CATEGORY = {
     "persist": "persistence", "startup_import": "persistence",
 }
 EXTRA = "fixture "  # the source prefix of an extra row (corpus sources never start so)
+FIXTURES = HERE.parent / "tests" / "fixtures" / "security"
+#: How the shipped weights were trained, so ``threat_bench``'s ``dev_cv`` refits each fold the
+#: same way (these extra sets' rows added to every fold's training rows, at this L2 and weight).
+#: The shipped model predates ``--extra``: no extra sets, the default L2. A model retrained with
+#: ``--extra`` sets these to its own flags.
+SHIPPED_EXTRA: tuple[str, ...] = ()
+SHIPPED_L2 = L2
+SHIPPED_EXTRA_WEIGHT = 1.0
 
 
 def trainable(rows: Sequence[dict[str, str]]) -> list[dict[str, str]]:
@@ -89,9 +97,14 @@ def extra_rows(path: Path) -> list[dict[str, str]]:
     return out
 
 
+def shipped_extra_rows() -> list[dict[str, str]]:
+    """The extra rows the shipped weights were trained with (tune halves only)."""
+    return [r for name in SHIPPED_EXTRA for r in extra_rows(FIXTURES / name)]
+
+
 def train(rows: Sequence[dict[str, str]], threshold: float = 0.5, *, l2: float = L2, min_df: int = MIN_DF,
-          max_features: int = MAX_FEATURES) -> intent.Model:
-    """Fit weights on ``rows`` (deterministic)."""
+          max_features: int = MAX_FEATURES, extra_weight: float = 1.0) -> intent.Model:
+    """Fit weights on ``rows`` (deterministic); an extra row's loss counts ``extra_weight`` times."""
     rows = trainable(rows)
     feats = [intent.features(normalize.fold(r["text"], confusables=False)) for r in rows]
     df = Counter(f for fs in feats for f in fs)
@@ -108,6 +121,7 @@ def train(rows: Sequence[dict[str, str]], threshold: float = 0.5, *, l2: float =
     # Balance benign against threats so neither side dominates the loss.
     counts = y.sum(axis=0)
     sample_w = (y / np.maximum(counts, 1)).sum(axis=1) * len(rows) / len(CLASSES)
+    sample_w *= np.array([extra_weight if r["source"].startswith(EXTRA) else 1.0 for r in rows])
     w = np.zeros((len(vocab), len(CLASSES)))
     b = np.zeros(len(CLASSES))
     n = len(rows)
@@ -201,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra-benign-only", action="store_true", help="add only the extra sets' benign rows")
     ap.add_argument("--fp-target", type=float, default=TARGET_HARD_NEG_FP, help="out-of-fold FP bound")
     ap.add_argument("--extra-fp-target", type=float, default=None, help="bound on extra benign rows")
+    ap.add_argument("--extra-weight", type=float, default=1.0, help="loss weight of an extra row")
     ap.add_argument("--l2", type=float, default=L2)
     ap.add_argument("--min-df", type=int, default=MIN_DF)
     ap.add_argument("--max-features", type=int, default=MAX_FEATURES)
@@ -212,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     n_dev = len(rows)
     for path in args.extra:
         rows += [r for r in extra_rows(path) if r["label"] == "benign" or not args.extra_benign_only]
-    params = {"l2": args.l2, "min_df": args.min_df, "max_features": args.max_features}
+    params = {"l2": args.l2, "min_df": args.min_df, "max_features": args.max_features,
+              "extra_weight": args.extra_weight}
     rule_hits = [bool(threats.rule_findings(r["text"])) for r in rows]
     margins = cv_margins(rows, **params)
     threshold = pick_threshold(rows, margins, rule_hits, args.fp_target, args.extra_fp_target)
