@@ -5,7 +5,13 @@ labelled corpora only (``threat_bench.split``: the held-out part is never read h
 decision threshold by group cross-validation on that same development part, and writes the
 weights the package ships::
 
-    .venv/bin/python bench/intent_train.py [--corpus PATH ...] [--out src/pi_memory/security/intent_model.json]
+    .venv/bin/python bench/intent_train.py [--corpus PATH ...] [--extra FIXTURE ...] [--extra-weight W]
+        [--fp-target RATE] [--l2 X] [--min-df N] [--max-features N] [--out src/pi_memory/security/intent_model.json]
+
+``--extra`` (repeatable) adds the ``tune`` half of one of our fixture sets
+(``tests/fixtures/security/*.jsonl``): its benign notes as benign, its threats as the corpus
+category their ``kind`` is (``KIND_CATEGORY``; a kind that spans several categories is left
+out). The ``probe`` half is never read. Extra benign rows also bound the threshold, out of fold.
 
 Deterministic: fixed feature order, full-batch gradient descent from zeros, no randomness.
 """
@@ -36,6 +42,29 @@ RATE = 3.0
 MAX_FEATURES = 12_000
 TARGET_HARD_NEG_FP = 0.025
 FOLDS = 5
+#: The corpus category each fixture ``kind`` of attack is (the corpora's ``category`` values):
+#: overriding the rules, acting without confirmation, hiding from the user, misreporting and
+#: skipping reviews are prompt injection; a persona or a forged tool result rewriting the
+#: assistant is role hijack; orders taken from a channel, a stream or a web shell are c2.
+#: ``leet_spaced`` spans every category, so it has none and its rows are left out.
+KIND_CATEGORY = {
+    "override": "prompt_injection", "inject": "prompt_injection", "noconfirm": "prompt_injection",
+    "conceal": "prompt_injection", "misreport": "prompt_injection", "lie_capability": "prompt_injection",
+    "split_orders": "prompt_injection", "skip_security": "prompt_injection",
+    "role": "role_hijack", "fake_tool_result": "role_hijack", "terminal_hijack": "role_hijack",
+    "channel": "c2", "webshell": "c2", "stream_client": "c2",
+    "exfil": "exfiltration", "publish_secrets": "exfiltration",
+    "persist": "persistence", "startup_import": "persistence",
+}
+EXTRA = "fixture "  # the source prefix of an extra row (corpus sources never start so)
+FIXTURES = HERE.parent / "tests" / "fixtures" / "security"
+#: How the shipped weights were trained, so ``threat_bench``'s ``dev_cv`` refits each fold the
+#: same way (these extra sets' rows added to every fold's training rows, at this L2 and weight).
+#: The shipped model predates ``--extra``: no extra sets, the default L2. A model retrained with
+#: ``--extra`` sets these to its own flags.
+SHIPPED_EXTRA: tuple[str, ...] = ()
+SHIPPED_L2 = L2
+SHIPPED_EXTRA_WEIGHT = 1.0
 
 
 def trainable(rows: Sequence[dict[str, str]]) -> list[dict[str, str]]:
@@ -47,12 +76,39 @@ def label_of(row: dict[str, str]) -> int:
     return 0 if row["label"] == "benign" else CLASSES.index(row["category"])
 
 
-def train(rows: Sequence[dict[str, str]], threshold: float = 0.5) -> intent.Model:
-    """Fit weights on ``rows`` (deterministic)."""
+def extra_rows(path: Path) -> list[dict[str, str]]:
+    """The ``tune`` half of a fixture set as training rows (the ``probe`` half is never kept).
+
+    A row without a ``label`` (a set of notes) is benign; a threat takes its kind's category
+    and is left out when its kind has none. Rows of one language and kind share a source group."""
+    out = []
+    for line in path.read_text("utf-8").splitlines():
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        if r.get("part") != "tune":
+            continue
+        label = r.get("label", "benign")
+        category = "benign_fixture" if label == "benign" else KIND_CATEGORY.get(r.get("kind", ""))
+        if category is None:
+            continue
+        group = f"{EXTRA}{path.name}: {r.get('lang', '')} {r.get('kind', r.get('style', ''))}"
+        out.append({"text": r["text"], "label": label, "category": category, "source": group})
+    return out
+
+
+def shipped_extra_rows() -> list[dict[str, str]]:
+    """The extra rows the shipped weights were trained with (tune halves only)."""
+    return [r for name in SHIPPED_EXTRA for r in extra_rows(FIXTURES / name)]
+
+
+def train(rows: Sequence[dict[str, str]], threshold: float = 0.5, *, l2: float = L2, min_df: int = MIN_DF,
+          max_features: int = MAX_FEATURES, extra_weight: float = 1.0) -> intent.Model:
+    """Fit weights on ``rows`` (deterministic); an extra row's loss counts ``extra_weight`` times."""
     rows = trainable(rows)
     feats = [intent.features(normalize.fold(r["text"], confusables=False)) for r in rows]
     df = Counter(f for fs in feats for f in fs)
-    vocab = sorted(f for f, c in df.items() if c >= MIN_DF)
+    vocab = sorted(f for f, c in df.items() if c >= min_df)
     col = {f: i for i, f in enumerate(vocab)}
     x = np.zeros((len(rows), len(vocab)), dtype=np.float64)
     for i, fs in enumerate(feats):
@@ -65,6 +121,7 @@ def train(rows: Sequence[dict[str, str]], threshold: float = 0.5) -> intent.Mode
     # Balance benign against threats so neither side dominates the loss.
     counts = y.sum(axis=0)
     sample_w = (y / np.maximum(counts, 1)).sum(axis=1) * len(rows) / len(CLASSES)
+    sample_w *= np.array([extra_weight if r["source"].startswith(EXTRA) else 1.0 for r in rows])
     w = np.zeros((len(vocab), len(CLASSES)))
     b = np.zeros(len(CLASSES))
     n = len(rows)
@@ -74,10 +131,10 @@ def train(rows: Sequence[dict[str, str]], threshold: float = 0.5) -> intent.Mode
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
         g = (p - y) * sample_w[:, None] / n
-        w -= RATE * (x.T @ g + L2 * w)
+        w -= RATE * (x.T @ g + l2 * w)
         b -= RATE * g.sum(axis=0)
     strength = np.abs(w).max(axis=1)
-    keep = np.argsort(-strength, kind="stable")[:MAX_FEATURES]
+    keep = np.argsort(-strength, kind="stable")[:max_features]
     weights = {vocab[j]: tuple(round(float(v), 4) for v in w[j]) for j in sorted(keep)}
     return intent.Model(CLASSES, tuple(round(float(v), 4) for v in b), weights, threshold)
 
@@ -89,12 +146,12 @@ def folds_of(rows: Sequence[dict[str, str]], k: int = FOLDS) -> list[int]:
     return [int(hashlib.sha256(threat_bench.group_of(r["source"]).encode()).hexdigest(), 16) % k for r in rows]
 
 
-def cv_margins(rows: Sequence[dict[str, str]], k: int = FOLDS) -> list[float]:
+def cv_margins(rows: Sequence[dict[str, str]], k: int = FOLDS, **params: Any) -> list[float]:
     """Out-of-fold best-intent margin per row (the threshold is applied later)."""
     fold = folds_of(rows, k)
     margins = [0.0] * len(rows)
     for f in range(k):
-        model = train([r for r, g in zip(rows, fold, strict=True) if g != f], threshold=-1.0)
+        model = train([r for r, g in zip(rows, fold, strict=True) if g != f], threshold=-1.0, **params)
         for i, r in enumerate(rows):
             if fold[i] == f:
                 hit = intent.detect(normalize.fold(r["text"], confusables=False), model)
@@ -102,17 +159,37 @@ def cv_margins(rows: Sequence[dict[str, str]], k: int = FOLDS) -> list[float]:
     return margins
 
 
-def pick_threshold(rows: Sequence[dict[str, str]], margins: Sequence[float], rule_hits: Sequence[bool]) -> float:
-    """The lowest threshold whose out-of-fold hard-negative FP (rules or intent) stays within target."""
+def pick_threshold(rows: Sequence[dict[str, str]], margins: Sequence[float], rule_hits: Sequence[bool],
+                   target: float = TARGET_HARD_NEG_FP, extra_target: float | None = None) -> float:
+    """The lowest threshold whose out-of-fold FP (rules or intent) stays within target: on the
+    corpora's hard negatives, on all their benign rows, and on the extra benign rows
+    (``extra_target``, the same target unless given)."""
     hard = [i for i, r in enumerate(rows) if threat_bench.is_hard_negative(r)]
-    benign = [i for i, r in enumerate(rows) if r["label"] == "benign"]
+    benign = [i for i, r in enumerate(rows) if r["label"] == "benign" and not r["source"].startswith(EXTRA)]
+    extra = [i for i, r in enumerate(rows) if r["label"] == "benign" and r["source"].startswith(EXTRA)]
+    bounds = [(hard, target), (benign, target), (extra, target if extra_target is None else extra_target)]
     for t in [x / 100 for x in range(-20, 100, 2)]:
         flagged = [rule_hits[i] or margins[i] >= t for i in range(len(rows))]
-        hn = sum(flagged[i] for i in hard) / max(1, len(hard))
-        fp = sum(flagged[i] for i in benign) / max(1, len(benign))
-        if hn <= TARGET_HARD_NEG_FP and fp <= TARGET_HARD_NEG_FP:
+        if all(sum(flagged[i] for i in part) <= bound * len(part) + 1e-9 for part, bound in bounds):
             return t
     return 1.0
+
+
+def cv_report(rows: Sequence[dict[str, str]], margins: Sequence[float], rule_hits: Sequence[bool],
+              threshold: float) -> list[str]:
+    """Out-of-fold figures at ``threshold``: per corpus (precision, recall, F1, hard-negative FP)
+    and the extra benign rows flagged."""
+    flagged = [rule_hits[i] or margins[i] >= threshold for i in range(len(rows))]
+    corpus = [i for i, r in enumerate(rows) if not r["source"].startswith(EXTRA)]
+    m = threat_bench.metrics([rows[i] for i in corpus], [flagged[i] for i in corpus])
+    hn = m["hard_negative_fp"]
+    lines = [f"dev CV P {m['precision']:.3f} R {m['recall']:.3f} F1 {m['f1']:.3f}"
+             f"  hard-neg FP {hn['flagged']}/{hn['total']}  benign FP {m['fp']}/{m['fp'] + m['tn']}"]
+    extra = [i for i, r in enumerate(rows) if r["source"].startswith(EXTRA)]
+    if extra:
+        e = threat_bench.metrics([rows[i] for i in extra], [flagged[i] for i in extra])
+        lines.append(f"extra CV recall {e['tp']}/{e['tp'] + e['fn']}  benign flagged {e['fp']}/{e['fp'] + e['tn']}")
+    return lines
 
 
 def development_rows(corpora: Sequence[Path]) -> list[dict[str, str]]:
@@ -121,37 +198,6 @@ def development_rows(corpora: Sequence[Path]) -> list[dict[str, str]]:
         loaded = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
         rows.extend(threat_bench.split(path.name, loaded)["dev"])
     return rows
-
-
-#: The threat fixtures' kinds, as the intent classes they train (a kind left out is not trained on:
-#: the spaced and leet spellings are read by the detector's views, not by the weights).
-KIND_CLASS = {
-    "override": "prompt_injection", "noconfirm": "prompt_injection", "conceal": "prompt_injection",
-    "misreport": "prompt_injection", "fake_tool_result": "prompt_injection", "lie_capability": "prompt_injection",
-    "skip_security": "prompt_injection", "split_orders": "prompt_injection", "terminal_hijack": "role_hijack",
-    "exfil": "exfiltration", "publish_secrets": "exfiltration", "persist": "persistence",
-    "startup_import": "persistence", "channel": "c2", "stream_client": "c2", "webshell": "c2",
-}
-
-
-def extra_rows(paths: Sequence[Path]) -> list[dict[str, str]]:
-    """The ``tune`` half of hand-written fixture sets as extra training rows (opt-in, ``--extra``):
-    a row without a label is a benign note, a threat row trains the class of its ``kind``. The
-    ``probe`` halves are never read, so the probes still measure what the weights never saw."""
-    out: list[dict[str, str]] = []
-    for path in paths:
-        for i, line in enumerate(path.read_text("utf-8").splitlines()):
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if row.get("part") != "tune":
-                continue
-            source = f"extra {path.name} #{i}"
-            if row.get("label", "benign") == "benign":
-                out.append({"text": row["text"], "label": "benign", "category": "benign_extra", "source": source})
-            elif (cls := KIND_CLASS.get(row.get("kind", ""))) is not None:
-                out.append({"text": row["text"], "label": "threat", "category": cls, "source": source})
-    return out
 
 
 def to_dict(model: intent.Model) -> dict[str, Any]:
@@ -164,18 +210,32 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, action="append")
-    ap.add_argument("--out", type=Path, default=HERE.parent / "src/pi_memory/security/intent_model.json")
     ap.add_argument("--extra", type=Path, action="append", default=[],
-                    help="a fixture set whose tune half is added to the training rows (repeatable)")
+                    help="a fixture set whose tune half is added (repeatable)")
+    ap.add_argument("--extra-benign-only", action="store_true", help="add only the extra sets' benign rows")
+    ap.add_argument("--fp-target", type=float, default=TARGET_HARD_NEG_FP, help="out-of-fold FP bound")
+    ap.add_argument("--extra-fp-target", type=float, default=None, help="bound on extra benign rows")
+    ap.add_argument("--extra-weight", type=float, default=1.0, help="loss weight of an extra row")
+    ap.add_argument("--l2", type=float, default=L2)
+    ap.add_argument("--min-df", type=int, default=MIN_DF)
+    ap.add_argument("--max-features", type=int, default=MAX_FEATURES)
+    ap.add_argument("--out", type=Path, default=HERE.parent / "src/pi_memory/security/intent_model.json")
     args = ap.parse_args(argv)
     corpora = args.corpus or [threat_bench.DEFAULT_DIR / "threat_corpus.jsonl",
                               threat_bench.DEFAULT_DIR / "threat_corpus_2.jsonl"]
-    rows = trainable(development_rows(corpora) + extra_rows(args.extra))
+    rows = trainable(development_rows(corpora))
+    n_dev = len(rows)
+    for path in args.extra:
+        rows += [r for r in extra_rows(path) if r["label"] == "benign" or not args.extra_benign_only]
+    params = {"l2": args.l2, "min_df": args.min_df, "max_features": args.max_features,
+              "extra_weight": args.extra_weight}
     rule_hits = [bool(threats.rule_findings(r["text"])) for r in rows]
-    threshold = pick_threshold(rows, cv_margins(rows), rule_hits)
-    model = train(rows, threshold)
+    margins = cv_margins(rows, **params)
+    threshold = pick_threshold(rows, margins, rule_hits, args.fp_target, args.extra_fp_target)
+    model = train(rows, threshold, **params)
     args.out.write_text(json.dumps(to_dict(model), ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8")
-    print(f"{len(rows)} development rows, {len(model.weights)} features, threshold {threshold}")
+    print(f"{n_dev} development rows + {len(rows) - n_dev} extra, {len(model.weights)} features, threshold {threshold}")
+    print("\n".join(cv_report(rows, margins, rule_hits, threshold)))
     return 0
 
 

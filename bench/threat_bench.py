@@ -149,8 +149,9 @@ def scanners(harness: ModuleType) -> dict[str, Scanner]:
 
 def cross_validated(corpora: dict[str, list[dict[str, str]]]) -> dict[str, list[bool]]:
     """Group k-fold over the development parts of all corpora together: each fold's intent
-    weights are trained on the other folds (same recipe and threshold as the shipped model), and
-    a row is blocked when the rules or that fold's model flag it. The held-out parts take no part."""
+    weights are trained on the other folds (same recipe, extra fixture rows and threshold as the
+    shipped model: ``intent_train.SHIPPED_*``), and a row is blocked when the
+    rules or that fold's model flag it. The held-out parts take no part."""
     import intent_train
     from pi_memory.security import intent, normalize, rule_findings
 
@@ -158,8 +159,11 @@ def cross_validated(corpora: dict[str, list[dict[str, str]]]) -> dict[str, list[
     threshold = intent.load_model().threshold if intent.load_model() is not None else 1.0
     fold = intent_train.folds_of([r for _, r in dev])
     blocked = [bool(rule_findings(r["text"])) for _, r in dev]
+    extra = intent_train.shipped_extra_rows()
     for f in range(intent_train.FOLDS):
-        model = intent_train.train([r for (_, r), g in zip(dev, fold, strict=True) if g != f], threshold)
+        rest = [r for (_, r), g in zip(dev, fold, strict=True) if g != f]
+        model = intent_train.train(rest + extra, threshold, l2=intent_train.SHIPPED_L2,
+                                   extra_weight=intent_train.SHIPPED_EXTRA_WEIGHT)
         for i, (_, r) in enumerate(dev):
             if fold[i] == f and not blocked[i] and r["category"] != "invisible_unicode":
                 blocked[i] = intent.detect(normalize.fold(r["text"], confusables=False), model) is not None
