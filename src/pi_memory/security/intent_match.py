@@ -119,6 +119,7 @@ def lexicon() -> Lexicon:
     from pi_memory.security.intent_acts import ACTS
     from pi_memory.security.intent_facets import FACETS
     from pi_memory.security.intent_lexicon import LEXICON
+    from pi_memory.security.intent_licence import LICENCES
     from pi_memory.security.intent_loans import LOANS
     from pi_memory.security.intent_orders import ORDERS
     from pi_memory.security.intent_words import WORDS
@@ -126,7 +127,8 @@ def lexicon() -> Lexicon:
     exact: dict[str, set[str]] = {}
     stems: dict[str, set[str]] = {}
     phrases: dict[str, dict[int, set[str]]] = {}
-    by_language = (*WORDS.values(), *ACTS.values(), *FACETS.values(), *ORDERS.values(), *LOANS.values())
+    by_language = (*WORDS.values(), *ACTS.values(), *FACETS.values(), *ORDERS.values(), *LOANS.values(),
+                   *LICENCES.values())
     tables = [LEXICON.items(), *(t.items() for t in by_language)]
     word_at = _WORD.fullmatch
     # Each distinct entry once, with every concept the tables give it (many repeat across them).
