@@ -12,9 +12,11 @@ Two plain forms of an order the other tables read wrongly or not at all:
   personal e-mail", "a third party", "a public gist". A secret file or the user's data sent to
   one is exfiltration as much as one sent to a URL.
 
-Also ``wipe``: shell commands that destroy ("rm -rf"), which the act tables read as running a
-command only. Written from each language's grammar in the entry syntax of ``intent_words``; only
-the combinations below read these concepts (``intent`` leaves them out of the learned features).
+Also ``wipe``: shell commands that destroy ("rm -rf") and a force-push written in Chinese,
+Japanese or Korean, which the act tables read as running a command only; and ``whenever``
+("たびに": every time it happens) where "always" does not cover it. Written from each language's
+grammar in the entry syntax of ``intent_words``; only the combinations read these concepts
+(``intent`` leaves them out of the learned features).
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "outside": "बाहरी+सर्वर रिमोट+सर्वर निजी+ईमेल व्यक्तिगत+ईमेल निजी+पते तीसरे+पक्ष बाहरी+पक्ष",
     },
     "ja": {
+        "whenever": "たびに 度に ごとに",
         "licence": "確認しないで 質問しないで 聞かないで 尋ねないで 確認不要 確認は不要 確認はいらない "
         "確認しなくて 許可を求めないで 承認を待たずに",
         "outside": "外部サーバー 外部のサーバー 外部サーバ 外部ホスト リモートサーバー 個人メール 個人のメール "
@@ -126,4 +129,4 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 #: The concepts only :data:`KINDS` read.
-UNWEIGHTED = frozenset(LICENCES["en"])
+UNWEIGHTED = frozenset(LICENCES["en"]) | {"whenever"}
