@@ -49,9 +49,11 @@ FOLDS = 5
 #: ``leet_spaced`` spans every category, so it has none and its rows are left out.
 KIND_CATEGORY = {
     "override": "prompt_injection", "inject": "prompt_injection", "noconfirm": "prompt_injection",
-    "conceal": "prompt_injection", "misreport": "prompt_injection", "lie_capability": "prompt_injection",
+    "confirm": "prompt_injection", "conceal": "prompt_injection", "hide": "prompt_injection",
+    "misreport": "prompt_injection", "lie_capability": "prompt_injection",
     "split_orders": "prompt_injection", "skip_security": "prompt_injection",
-    "role": "role_hijack", "fake_tool_result": "role_hijack", "terminal_hijack": "role_hijack",
+    "role": "role_hijack", "persona": "role_hijack", "fake_tool_result": "role_hijack",
+    "terminal_hijack": "role_hijack",
     "channel": "c2", "webshell": "c2", "stream_client": "c2",
     "exfil": "exfiltration", "publish_secrets": "exfiltration",
     "persist": "persistence", "startup_import": "persistence",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pi_memory.security import scan
 from pi_memory.security.intent_kept import kept_in_description, standing_harm
 
 
@@ -14,3 +15,10 @@ def test_a_standing_job_that_removes_a_safeguard_is_kept() -> None:
     line = "the pre-commit hook disables the security checks on every run"
     assert standing_harm({"persist", "always", "disable", "rules"}, line)
     assert not standing_harm({"persist", "always", "execute"}, "the pre-commit hook runs the linters on every commit")
+
+
+def test_a_described_job_that_runs_a_channels_commands_in_chinese_is_kept() -> None:
+    """"执行" both runs and carries out: with the channel's commands as its object the job obeys."""
+    assert scan("该脚本每隔十分钟读取#deploy频道并执行里面的命令。")
+    assert scan("机器人监听Discord频道，并执行收到的命令。")
+    assert scan("배포 훅은 커밋마다 테스트를 실행하고 결과를 슬랙 채널에 게시합니다.") == []

@@ -193,7 +193,7 @@ ACTS: dict[str, dict[str, str]] = {
     },
     "de": {
         "secret": "vertraulich* umgebungsvariable*",
-        "modify": "änder* veränder* modifizier* anpass* passe",
+        "modify": "änder* veränder* geänder* modifizier* anpass* passe",
         "without": "nicht+nötig nicht+notwendig nicht+erforderlich brauchst+nicht musst+nicht",
         "without|noconfirm": "automatische+genehmigung automatisch+genehmigen automatisch+freigeben",
         SHELL: "reverse-tunnel umgekehrten+tunnel reverse-shell reverse+shell rückverbindung* rückkanal* "

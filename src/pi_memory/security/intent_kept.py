@@ -9,7 +9,7 @@ safeguard (:func:`standing_harm`). The intent layer asks :func:`kept_in_descript
 
 from __future__ import annotations
 
-from pi_memory.security.intent_match import lexicon, word_marks
+from pi_memory.security.intent_match import concept_positions, lexicon, word_marks
 from pi_memory.security.intent_orders import stated_order
 from pi_memory.security.lazy_re import compile_lazily
 
@@ -18,8 +18,22 @@ __all__ = ["kept_in_description", "standing_harm"]
 
 def _obeys(line: str) -> bool:
     """Does a word of the line say "obey" ("obeys", "follows"), not only name orders ("sends
-    orders to our ERP": "orders" is both a channel's content and obedience)?"""
-    return any("comply" in found and "channel" not in found for _, found in word_marks(lexicon(), line))
+    orders to our ERP": "orders" is both a channel's content and obedience)? In a script without
+    spaces, where the word of carrying out is also the one of running ("执行", "실행하"), it obeys
+    when the commands are its object ("执行其中的命令", "명령을 실행"), not when it runs the tests."""
+    if any("comply" in found and "channel" not in found for _, found in word_marks(lexicon(), line)):
+        return True
+    positions = concept_positions(line)
+    return any(
+        "comply" in found
+        and "channel" not in found
+        and any(0 < abs(q - p) <= _CMD_NEAR and "execute" in near and "comply" not in near for q, near in positions)
+        for p, found in positions
+    )
+
+
+#: How far (in characters of a script without spaces) the commands sit from the word that carries them out.
+_CMD_NEAR = 8
 
 
 def kept_in_description(marks: set[str], line: str) -> bool:

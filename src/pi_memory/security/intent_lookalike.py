@@ -2,12 +2,13 @@
 
 The concept lexicons are merged across languages, so a token is read the same whatever the
 line's language: the Spanish and English "no" is a negation, the Portuguese "no" is "in the"
-("roda no servidor"); the French "ne" pairs with "pas"/"jamais", the Turkish "ne" is "what",
-the Italian "ne" is "of it"; "personne" is the French "nobody" after "ne" and "a person"
-elsewhere; "mai" is the Italian "never", the French month and the Vietnamese "tomorrow"; the
-Hindi "कभी" is "ever" (and "कभी-कभी" "sometimes") unless a negation goes with it; the Japanese
-絶対 and the Korean 절대 are "absolutely" unless a negation goes with them; and the Chinese 不 and
-别 sit inside words that negate nothing (不同 "different", 识别 "identify", 特别 "special").
+("roda no servidor"); the French "ne" pairs with "pas"/"jamais", the Turkish "ne" is "what", the
+Italian "ne" is "of it"; the Turkish "not" is a note, the Vietnamese "nó" is "it"; "personne" is
+the French "nobody" after "ne" and "a person" elsewhere; "mai" is the Italian "never", the
+French month and the Vietnamese "tomorrow"; the Hindi "कभी" is "ever" (and "कभी-कभी"
+"sometimes") unless a negation goes with it; the Japanese 絶対 and the Korean 절대 are "absolutely"
+unless a negation goes with them; and the Chinese 不 and 别 sit inside words that negate nothing
+(不同 "different", 识别 "identify", 特别 "special").
 
 :func:`keeps_negation` says, for one negation hit, whether the line around it reads it as one;
 :func:`blank_compounds` hides the Chinese compounds from any reader of closed-class marks. Both
@@ -42,6 +43,8 @@ _FR_NE = frozenset({"ne", "n'"})
 _MONTH_BEFORE = _set("en le du de au fin début debut mi")
 _VIETNAMESE = LazyPattern(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
 _TURKISH = LazyPattern(r"[ışğ]")
+# Turkish function words no other covered language writes (as the accents are read away).
+_TR = _set("bu bir ve ile icin için onu bunu bunun şu su sunu şunu ama veya cok çok gibi daha hangi")
 # Intensifiers that negate only beside a negation of their own language.
 _HI_NEGATION = LazyPattern(r"नहीं|मत|(?<![\u0900-\u097f])न(?![\u0900-\u097f])")
 _JA_NEGATION = LazyPattern(r"ない|ません|するな|しないで|禁止|[^\s]な[。！]")
@@ -69,7 +72,10 @@ def keeps_negation(line: str, pos: int, word: str) -> bool:
     """Does ``line`` read the negation ``word`` found at ``pos`` as a negation? Only the
     look-alikes above can say no; every other negation word is kept."""
     if word == "no":
-        return not _portuguese(_tokens(line), line)
+        # Vietnamese writes no bare "no" ("nó" is "it", "no" "full"); Portuguese "no" is "in the".
+        return _VIETNAMESE.p.search(line) is None and not _portuguese(_tokens(line), line)
+    if word == "not":  # the Turkish "not" is a note ("bu not", "not al"); lines arrive unaccented
+        return _TURKISH.p.search(line) is None and _TR.isdisjoint(_tokens(line))
     if word in ("ne", "n'"):
         return _TURKISH.p.search(line) is None and not _FR_PARTNER.isdisjoint(_tokens(line[pos:]))
     if word == "personne":
@@ -92,7 +98,7 @@ def keeps_negation(line: str, pos: int, word: str) -> bool:
 
 
 #: The negation words :func:`keeps_negation` may overrule (everything else is always kept).
-LOOKALIKES = frozenset({"no", "ne", "n'", "personne", "mai", "कभी", "絶対", "절대", "不", "别"})
+LOOKALIKES = frozenset({"no", "not", "ne", "n'", "personne", "mai", "कभी", "絶対", "절대", "不", "别"})
 
 
 def blank_compounds(line: str) -> str:
@@ -104,11 +110,11 @@ def blank_compounds(line: str) -> str:
 
 
 # Words whose other reading is no concept at all: the Russian "команда" is a command and a team
-# ("красная команда", "команда безопасности", "наша команда"); beside the words of a team it is
+# ("красная команда", "команда безопасности", "наша команда", "канал команды"); beside the words of a team it is
 # the team.
 _RU_TEAM = LazyPattern(
     r"(?:красн|син|фиолетов|наш|ваш|мо|эт|вс|дежурн|друг|нов)\w*\s+команд\w*|"
-    r"команд\w*\s+(?:безопасност|разработ|поддержк|эксплуатац|проекта|из\s+\d)\w*"
+    r"канал\w*\s+команды(?!\w)|команд\w*\s+(?:безопасност|разработ|поддержк|эксплуатац|проекта|из\s+\d)\w*"
 )
 
 

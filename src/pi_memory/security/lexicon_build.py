@@ -1,11 +1,11 @@
 """The intent lexicon compiled for reading: whole-word entries, stems, phrases and their automata.
 
-The tables (``intent_lexicon``, ``intent_words``, ``intent_acts``, ``intent_facets``, ``intent_orders``,
-``intent_loans``) list words per concept in 14 languages; :func:`lexicon` turns them into the lookups
-``intent_match`` reads a line with. Compiling them is most of what a fresh process pays for its
-first scan, so an ASCII text is read with :func:`ascii_lexicon`, the ASCII entries alone (an
-ASCII text cannot hold any other), and the other scripts' entries are compiled only when a text
-in them comes along.
+The tables (``intent_lexicon``, ``intent_words``, ``intent_acts``, ``intent_facets``,
+``intent_orders``, ``intent_loans``, ``intent_licence``) list words per concept in 14 languages;
+:func:`lexicon` turns them into the lookups ``intent_match`` reads a line with. Compiling them is
+most of what a fresh process pays for its first scan, so an ASCII text is read with
+:func:`ascii_lexicon`, the ASCII entries alone (an ASCII text cannot hold any other), and the
+other scripts' entries are compiled only when a text in them comes along.
 """
 
 from __future__ import annotations
@@ -118,11 +118,13 @@ def _entries() -> dict[str, set[str]]:
     from pi_memory.security.intent_acts import ACTS
     from pi_memory.security.intent_facets import FACETS
     from pi_memory.security.intent_lexicon import LEXICON
+    from pi_memory.security.intent_licence import LICENCES
     from pi_memory.security.intent_loans import LOANS
     from pi_memory.security.intent_orders import ORDERS
     from pi_memory.security.intent_words import WORDS
 
-    by_language = (*WORDS.values(), *ACTS.values(), *FACETS.values(), *ORDERS.values(), *LOANS.values())
+    by_language = (*WORDS.values(), *ACTS.values(), *FACETS.values(), *ORDERS.values(), *LOANS.values(),
+                   *LICENCES.values())
     tables = [LEXICON.items(), *(t.items() for t in by_language)]
     entries: dict[str, set[str]] = {}
     for key, words in (pair for table in tables for pair in table):

@@ -102,7 +102,8 @@ _ORDER_CONCEPTS = _VERB_CONCEPTS | {"noconfirm"}
 
 # The agent as the subject of a description is an order in disguise: "the assistant forwards ...".
 _AGENT_SUBJECT = LazyPattern(
-    r"\b(?:you|assistant|agent|ai|model|llm|claude|chatgpt|gpt|copilot|gemini|(?:the|this) bot)\b"
+    r"\b(?:you|assistant|agent|ai|model|llm|claude|chatgpt|gpt|copilot|gemini|(?:the|this) bot|"
+    r"agentes?|asistente|assistente|assistent)\b"
 )
 # English: a third-person or past finite verb after a subject of at most six words ("the deploy
 # hook uploads", "a web page told", "cron runs"), the subject not opening with a subordinator.
