@@ -150,6 +150,18 @@ def drops(line: str, pos: int, word: str) -> frozenset[str]:
     monitoring agent, not the AI)."""
     if word.startswith("команд") and any(m.start() <= pos < m.end() for m in _RU_TEAM.p.finditer(line)):
         return frozenset({"execute"})
-    if word == "agent" and any(a <= pos < b for a, b in software_agents(line)):
+    if word == "agent" and (
+        any(a <= pos < b for a, b in software_agents(line)) or _OWNER_OF_A_THING.p.match(line, pos) is not None
+    ):
         return frozenset({"agent"})
     return frozenset()
+
+
+#: An English possessive agent word before what it owns, when that is not its rules or role
+#: ("the assistant's memory", "the agent's script"): the thing is the subject, not the agent.
+#: "the assistant's safety checks", "the agent's rules" keep the agent.
+_OWNER_OF_A_THING = LazyPattern(
+    r"[^\W_]+['’]s\s+(?!(?:own\s+)?(?:safe\w*|rules?\b|guard\w*|filter\w*|checks?\b|restrict\w*|guideline\w*|"
+    r"polic\w*|limit\w*|instruction\w*|system\s+prompt|prompt|persona|role|refus\w*|principles?\b|"
+    r"values?\b|constraints?\b|boundar\w*|ethic\w*|content\s+polic\w*))[^\W_]"
+)
