@@ -184,6 +184,7 @@ def concept_positions(
             names = names - drops_at(pos, "agent")
         if "negation" in names and (
             inside_without.covers(pos, pos + 1)
+            or _WHY_NOT.search(text, max(0, pos - 16), pos) is not None
             or ((w := WORD.match(text, pos)) is not None and not negates(pos, w.end()))
         ):
             names = names - {"negation"}
@@ -206,6 +207,9 @@ def concept_positions(
 
 
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
+#: "Why not ...?" suggests the act it seems to negate: "why not delete them all", "por qué no
+#: borras", "pourquoi ne pas", "почему бы не", "warum nicht" (accents folded; "perché" is also "because").
+_WHY_NOT = re.compile(r"(?<!\w)(?:why|por que|pourquoi(?: ne)?|почему бы|warum)\s+$")
 
 
 class _Covers:
