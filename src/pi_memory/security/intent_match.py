@@ -176,6 +176,14 @@ def concept_positions(
         lo, hi = spans[i] if i >= 0 else (0, len(text))
         return drops(text[lo:hi], pos - lo, word)
 
+    def suggests(pos: int) -> bool:
+        """A "why not" question suggesting an act ("why not delete them all?", not "why not to")."""
+        if _WHY_NOT.search(text, max(0, pos - 16), pos) is None or _NOT_TO.match(text, pos) is not None:
+            return False
+        i = bisect_right(starts, pos) - 1
+        lo, hi = spans[i] if i >= 0 else (0, len(text))
+        return text[lo:hi].rstrip().endswith(("?", "？"))
+
     out: list[tuple[int, frozenset[str]]] = []
     for pos, names in words:
         if "execute" in names and text.startswith("команд", pos):
@@ -184,7 +192,7 @@ def concept_positions(
             names = names - drops_at(pos, "agent")
         if "negation" in names and (
             inside_without.covers(pos, pos + 1)
-            or _WHY_NOT.search(text, max(0, pos - 16), pos) is not None
+            or suggests(pos)
             or ((w := WORD.match(text, pos)) is not None and not negates(pos, w.end()))
         ):
             names = names - {"negation"}
@@ -209,6 +217,7 @@ def concept_positions(
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 #: "Why not ...?" suggests the act it seems to negate: "why not delete them all", "por qué no
 #: borras", "pourquoi ne pas", "почему бы не", "warum nicht" (accents folded; "perché" is also "because").
+_NOT_TO = re.compile(r"(?:not|no)\s+(?:to|one|se|hay)\b|never\b|nobody\b")  # "why not to ...": an explanation
 _WHY_NOT = re.compile(r"(?<!\w)(?:why|por que|pourquoi(?: ne)?|почему бы|warum)\s+$")
 
 
