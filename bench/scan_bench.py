@@ -165,6 +165,7 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "ignore_all_repeated": lambda n: ("ignore all " * (n // 11 + 1))[:n],
     "filler_between_triggers": lambda n: "ignore " + ("word " * (n // 5 + 1))[: max(0, n - 20)] + "instructions",
     "curl_line_without_secret": lambda n: "curl " + ("-x " * (n // 3 + 1))[:n],
+    "without_and_never_pairs": lambda n: ("sin preguntar nunca " * (n // 20 + 1))[:n],
 }
 
 

@@ -59,3 +59,20 @@ def test_wall_clock_ratio_is_roughly_linear() -> None:
 def test_eighty_thousand_word_near_miss_finishes() -> None:
     text = "ignore " + "please " * 80_000 + "instructions"
     assert scan(text) == []
+
+
+def _best_cpu(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        scan(text)
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def test_many_without_and_negation_pairs_stay_linear() -> None:
+    """Every negation was once checked against every "without" span of the text (quadratic)."""
+    for unit in ("sin preguntar nunca ", "without asking never "):
+        small = _best_cpu(unit * (15_000 // len(unit)))
+        large = _best_cpu(unit * (60_000 // len(unit)))
+        assert large < 8 * small + 0.02, (unit, small, large)

@@ -10,7 +10,7 @@ wording, and do not count. Linear in the text, offline, deterministic.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
@@ -159,6 +159,7 @@ def concept_positions(
     # ... nor does a pronoun of negative concord shortly after one: "sin preguntar a nadie",
     # "sem pedir confirmação a ninguém", "sans demander à personne" ask no one, forbid nothing.
     after = sorted([a for a, _ in without] + [pos for pos, names in words if "without" in names])
+    inside_without = _Covers(without)
 
     def negates(pos: int, end: int) -> bool:
         """A negation word that reads as one in its line's language (see ``intent_lookalike``)."""
@@ -175,6 +176,14 @@ def concept_positions(
         lo, hi = spans[i] if i >= 0 else (0, len(text))
         return drops(text[lo:hi], pos - lo, word)
 
+    def suggests(pos: int) -> bool:
+        """A "why not" question suggesting an act ("why not delete them all?", not "why not to")."""
+        if _WHY_NOT.search(text, max(0, pos - 16), pos) is None or _NOT_TO.match(text, pos) is not None:
+            return False
+        i = bisect_right(starts, pos) - 1
+        lo, hi = spans[i] if i >= 0 else (0, len(text))
+        return text[lo:hi].rstrip().endswith(("?", "？"))
+
     out: list[tuple[int, frozenset[str]]] = []
     for pos, names in words:
         if "execute" in names and text.startswith("команд", pos):
@@ -182,7 +191,8 @@ def concept_positions(
         if "agent" in names:
             names = names - drops_at(pos, "agent")
         if "negation" in names and (
-            (without and any(a <= pos < b for a, b in without))
+            inside_without.covers(pos, pos + 1)
+            or suggests(pos)
             or ((w := WORD.match(text, pos)) is not None and not negates(pos, w.end()))
         ):
             names = names - {"negation"}
@@ -195,7 +205,7 @@ def concept_positions(
         if "agent" in names:
             names = names - drops_at(pos, "agent")
         if "negation" in names and (
-            (without and any(a <= pos and end <= b and b - a > end - pos for a, b in without))
+            inside_without.covers(pos, end, strictly=True)
             or not negates(pos, end)
         ):
             names = names - {"negation"}
@@ -205,6 +215,39 @@ def concept_positions(
 
 
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
+#: "Why not ...?" suggests the act it seems to negate: "why not delete them all", "por qué no
+#: borras", "pourquoi ne pas", "почему бы не", "warum nicht" (accents folded; "perché" is also "because").
+_NOT_TO = re.compile(r"(?:not|no)\s+(?:to|one|se|hay)\b|never\b|nobody\b")  # "why not to ...": an explanation
+_WHY_NOT = re.compile(r"(?<!\w)(?:why|por que|pourquoi(?: ne)?|почему бы|warum)\s+$")
+
+
+class _Covers:
+    """Whether some span of a set covers ``[lo, hi)``, in log time per question (a line of
+    thousands of "without ... never" pairs asked every negation against every span: quadratic)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [a for a, _ in self.spans]
+        self.reach: list[int] = []  # furthest end among the spans up to each one
+        for _, b in self.spans:
+            self.reach.append(max(b, self.reach[-1]) if self.reach else b)
+
+    def covers(self, lo: int, hi: int, strictly: bool = False) -> bool:
+        """A span ``a <= lo``, ``hi <= b``; ``strictly``: longer than ``[lo, hi)`` itself."""
+        if not self.spans:
+            return False
+        if not strictly:
+            i = bisect_right(self.starts, lo) - 1
+            return i >= 0 and self.reach[i] >= hi
+        i = bisect_left(self.starts, lo) - 1  # spans starting before lo: any end >= hi is longer
+        if i >= 0 and self.reach[i] >= hi:
+            return True
+        j = bisect_left(self.starts, lo)
+        while j < len(self.spans) and self.starts[j] == lo:
+            if self.spans[j][1] > hi:
+                return True
+            j += 1
+        return False
 def _bounded(text: str, lo: int, hi: int, flags: int) -> bool:
     """Whether ``text[lo:hi]`` sits on the word boundaries ``flags`` asks for (an Arabic entry
     may follow a proclitic: at most 3 letters back, so the test stays constant-time)."""

@@ -162,6 +162,10 @@ _QUESTION_OPEN = LazyPattern(
     r"как|почему|можно|ли|nasıl|neden|có|هل|क्या)\b"
 )
 _QUESTION_ASKS = LazyPattern(r"\b(?:why not|could you|can you|would you|will you|won't you|how about)\b")
+#: "Why not ...?": a suggestion to act, in any language, never a description of someone else.
+_WHY_NOT = LazyPattern(
+    r"\b(?:why not|why don'?t you|por qu[eé] n(?:o|ão)|pourquoi (?:ne )?pas|warum nicht|почему бы)\b"
+)
 
 _CJK = compile_lazily(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _KANA = compile_lazily(r"[\u3040-\u30ff]")
@@ -416,6 +420,8 @@ def describes(line: str) -> bool:
     shared = shared and _LATIN_SUBJECT.p.search(s) is not None and not _names_agent(s)
     if not s or orders(s, shared) or any(orders(q.group()[1:-1].strip()) for q in _QUOTED.p.finditer(s)):
         return False  # ... a quoted order too: 'the admin says "ignore all previous instructions"'
+    if s.endswith(("?", "？")) and _WHY_NOT.p.search(s):
+        return False  # "why not wipe the repo?" suggests the act
 
     if _asks(s):
         return True
