@@ -1,5 +1,6 @@
 """A start-up place that re-runs what was fetched, sends out, a clone's hooks, a key to come back
-in, an extension that reinstalls itself (``intent_persist``), and the ordinary neighbours."""
+in, an extension that reinstalls itself (``intent_persist``), and the ordinary neighbours.
+(Each row of both lists but the first six ordinary ones is misread on the commit before these.)"""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ ORDINARY = [
     "At the start of every session, pull the latest main and run the tests.",
     "Lade zu Beginn jeder Sitzung die Doku herunter und führe die Tests aus.",
     "The PROMPT_COMMAND saves history after every command.",
+    # Vietnamese "lên" (up, onto: "tải lên", upload) is not "lén" (on the sly) without its accent
+    "Mỗi tối, cron tải ảnh lên NAS của gia đình.",
+    "Hook pre-push đẩy mã lên GitLab nội bộ sau mỗi lần kiểm thử.",
 ]
 
 

@@ -47,7 +47,8 @@ REMAINDER: dict[str, str] = {
         "block build notes that import from a temp checkout",
 }
 
-_NAS = "a nightly backup of Documents to the NAS, read as sending the files out"
+_NAS = ("a nightly backup of Documents to the NAS: the learned weights score a scheduler with a home path as "
+        "persistence; clearing it is the weights' job (not retrained here)")
 
 # Tune benign rows that are still blocked, each with the reason it is left.
 FLAGGED_BENIGN: dict[str, str] = {
