@@ -58,6 +58,10 @@ KIND_CATEGORY = {
     "exfil": "exfiltration", "publish_secrets": "exfiltration",
     "persist": "persistence", "startup_import": "persistence",
 }
+#: The persistence set's kinds are the mechanisms that re-run something; every one is persistence.
+KIND_CATEGORY |= dict.fromkeys(
+    ("cron", "systemd", "launchd", "windows", "shellrc", "githook", "npm", "python", "vscode", "direnv", "ssh",
+     "alias", "browser", "memory"), "persistence")
 EXTRA = "fixture "  # the source prefix of an extra row (corpus sources never start so)
 FIXTURES = HERE.parent / "tests" / "fixtures" / "security"
 #: How the shipped weights were trained, so ``threat_bench``'s ``dev_cv`` refits each fold the

@@ -31,17 +31,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
+import pi_memory.security.intent_licence as intent_licence
+import pi_memory.security.intent_persist as intent_persist
 from pi_memory.security import context_checks, directions, mentions, mood, normalize, prohibition, questions
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_licence import UNWEIGHTED as LICENCE_PARTS
 from pi_memory.security.intent_match import ascii_lexicon, concepts, forget_segments, span_marks
 from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
 from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
-_UNSCORED = COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS | LICENCE_PARTS
+_UNSCORED = COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS | intent_licence.UNWEIGHTED | intent_persist.UNWEIGHTED
 """Concepts only the written combinations read (the facets of an order and the technical acts):
 the learned weights never score them, so adding one moves no line the weights flag or clear."""
 MAX_SEGMENTS = 256
@@ -206,7 +207,6 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
     """``(intent, name, required groups, vetoes)``: a ``!a|b`` group names concepts that must be absent."""
     from pi_memory.security.intent_acts import KINDS
     from pi_memory.security.intent_lexicon import COMBINATIONS
-    from pi_memory.security.intent_licence import KINDS as LICENCE_KINDS
     from pi_memory.security.intent_orders import KINDS as ORDER_KINDS
 
     def group(g: str) -> frozenset[str]:
@@ -214,7 +214,7 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
 
     return tuple(
         (i, n, tuple(group(g) for g in gs if g[0] != "!"), frozenset().union(*(group(g) for g in gs if g[0] == "!")))
-        for i, n, gs in COMBINATIONS + KINDS + ORDER_KINDS + LICENCE_KINDS
+        for i, n, gs in COMBINATIONS + KINDS + ORDER_KINDS + intent_licence.KINDS + intent_persist.KINDS
     )
 
 

@@ -234,7 +234,7 @@ WORDS: dict[str, dict[str, str]] = {
         "without": "mà+không không+cần+hỏi đừng+hỏi không+cần+xin+phép",
         "noconfirm": "hỏi xin+phép cho+phép xác+nhận đồng+ý phê+duyệt ý+kiến",
         "conceal": "cho+biết nói kể tiết+lộ giấu che+giấu nhắc+đến thông+báo",
-        "covert": "bí+mật lén lén+lút âm+thầm lặng+lẽ kín+đáo",
+        "covert": "bí+mật lén+lút lén+gửi lén+chạy lén+sao+chép lén+xóa lén+cài âm+thầm lặng+lẽ kín+đáo",
         "send": "gửi chuyển+tiếp chuyển tải+lên sao+chép chia+sẻ xuất+dữ+liệu xuất+toàn+bộ xuất+hết xuất+ra "
         "xuất+sang xuất+lên",
         "secret": "mật+khẩu khóa+bí+mật khoá+api khóa+api mã+thông+báo token bí+mật lịch+sử cuộc+trò+chuyện",

@@ -121,10 +121,11 @@ def _entries() -> dict[str, set[str]]:
     from pi_memory.security.intent_licence import LICENCES
     from pi_memory.security.intent_loans import LOANS
     from pi_memory.security.intent_orders import ORDERS
+    from pi_memory.security.intent_persist import PERSISTS
     from pi_memory.security.intent_words import WORDS
 
     by_language = (*WORDS.values(), *ACTS.values(), *FACETS.values(), *ORDERS.values(), *LOANS.values(),
-                   *LICENCES.values())
+                   *LICENCES.values(), *PERSISTS.values())
     tables = [LEXICON.items(), *(t.items() for t in by_language)]
     entries: dict[str, set[str]] = {}
     for key, words in (pair for table in tables for pair in table):
