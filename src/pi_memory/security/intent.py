@@ -28,6 +28,7 @@ import math
 import os
 import re
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -82,7 +83,7 @@ def features(segment: str) -> list[str]:
     return _pairs(span_marks(segment, [(0, len(segment))])[0])
 
 
-def _pairs(found: set[str]) -> list[str]:
+def _pairs(found: AbstractSet[str]) -> list[str]:
     ordered = sorted(found - _UNSCORED)
     out = ["l:" + a for a in ordered]
     for i, a in enumerate(ordered):
@@ -216,7 +217,7 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
     )
 
 
-def _combination(marks: set[str], discount: float = 0.0) -> IntentHit | None:
+def _combination(marks: AbstractSet[str], discount: float = 0.0) -> IntentHit | None:
     """The first of ``intent_lexicon.COMBINATIONS`` whose every concept group the line holds
     (not in a line that only reports on attacks), as a hit of full confidence less the voice's
     ``discount``."""
@@ -297,7 +298,7 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
     spans = segments(folded)
     best: IntentHit | None = None
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
-        if "meta" in marks and mentions.instance_only(folded[lo:hi]):
+        if "meta" in marks and _either_flags(model, marks) and mentions.instance_only(folded[lo:hi]):
             marks = marks - {"meta"}
         hit = _line_verdict(model, marks, folded, lo, hi)
         if hit is not None:
@@ -307,10 +308,34 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
     return best
 
 
+def _either_flags(model: Model, marks: set[str]) -> bool:
+    """Could a line of these concepts (``meta`` among them) be flagged, read in defender voice
+    or, its only defender word naming an instance ("example: ..."), without it? When neither
+    reading flags, the line stays clear whatever :func:`mentions.instance_only` says, so only
+    lines that one of them flags pay for that reading."""
+    return (
+        _verdict_of(model, frozenset(marks), DEFENDER_DISCOUNT) is not None
+        or _verdict_of(model, frozenset(marks - {"meta"}), 0.0) is not None
+    )
+
+
 def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
-    """The verdict on one line's concepts (memoised per concept set and voice)."""
-    discount = _discount(marks, folded, lo, hi) if "meta" in marks else 0.0
-    key = (frozenset(marks), discount)
+    """The verdict on one line's concepts (memoised per concept set and voice).
+
+    A line in defender voice is first read with the smaller discount: what that reading clears
+    the larger one clears too (the weights' margin only shrinks, and a combination that does not
+    hold does not hold either), so the voice (:func:`_discount`) is only judged on lines it flags."""
+    if "meta" not in marks:
+        return _verdict_of(model, frozenset(marks), 0.0)
+    key = frozenset(marks)
+    if _verdict_of(model, key, DEFENDER_DISCOUNT) is None:
+        return None
+    return _verdict_of(model, key, _discount(marks, folded, lo, hi))
+
+
+def _verdict_of(model: Model, marks: frozenset[str], discount: float) -> IntentHit | None:
+    """:func:`_line_verdict` for a voice already judged."""
+    key = (marks, discount)
     hit = model.verdicts.get(key, _MISSING)
     if hit is _MISSING:
         if discount:  # a line about attacks: the weights first, a kind's definition if it orders
