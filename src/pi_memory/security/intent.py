@@ -27,17 +27,17 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
 
-from pi_memory.security import context_checks, directions, mentions, mood, normalize, prohibition, questions
+from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_match import ascii_lexicon, concepts, forget_segments, span_marks
+from pi_memory.security.intent_match import concepts, forget_segments, span_marks
 from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
+from pi_memory.security.intent_views import rereadings
 from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
@@ -251,47 +251,10 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
         folded = _ARABIC_MARKS.sub("", folded)  # offsets of non-ASCII text are not reported
     found = _detect(folded, model)
     if found is None:
-        for view in _views(folded):
+        for view in rereadings(folded):
             if view is not None and (found := _detect(view, model)) is not None:
                 return IntentHit(found.intent, found.score, found.evidence, 0, len(folded))
     return found
-
-
-def _views(folded: str) -> Iterator[str | None]:
-    """The re-readings of a line no reading flagged, each built only when the text shows its trick.
-
-    After the rules' layout view (letter runs of four or more joined), every run of single
-    characters is joined, paths and addresses included, and words with a dot between their
-    letters lose the dots: "u p l o a d   ~ / . k u b e / c o n f i g   t o   h t t p s : / / ..."
-    and "c.o.p.y t.h.e .e.n.v" then hold the act, the path and the URL the intent reads. The leet
-    view reads a lone "4" between words as the article it stands for ("5p4wn 4 5h3ll")."""
-    layout = normalize.layout_view(folded)
-    yield layout
-    if layout is not None:
-        spelled = _DOTTED_WORD.sub(lambda m: m.group().replace(".", "") if m.group()[0] != "." else
-                                   "." + m.group()[1:].replace(".", ""), _SPACED_RUN.sub(_unspace, folded))
-        yield spelled if spelled not in (folded, layout) else None
-    leet = normalize.leet_view(folded, _vocabulary())
-    yield _LONE_FOUR.sub("a", leet) if leet is not None else None
-
-
-#: A run of two or more single characters with single spaces between them; a wider gap ends it.
-_SPACED_RUN = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
-#: A word with a dot between each of its letters, and an optional leading dot (``.e.n.v``).
-_DOTTED_WORD = re.compile(r"(?<![\w.])\.?[a-z](?:\.[a-z])+(?![\w])")
-_LONE_FOUR = re.compile(r"(?<= )4(?= [a-z])")
-
-
-def _unspace(m: re.Match[str]) -> str:
-    return m.group().replace(" ", "")
-
-
-@cache
-def _vocabulary() -> frozenset[str]:
-    """The lexicon's words and stems: a leet view is only worth reading when it spells one (a
-    decoded token is ASCII letters, so the ASCII entries are all it can spell)."""
-    lex = ascii_lexicon()
-    return frozenset(lex.exact) | frozenset(lex.stems)
 
 
 def _detect(folded: str, model: Model) -> IntentHit | None:
