@@ -27,18 +27,19 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
 
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
-from pi_memory.security import context_checks, directions, mentions, mood, normalize, prohibition, questions
+from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_match import ascii_lexicon, concepts, forget_segments, span_marks
+from pi_memory.security.intent_match import concepts, forget_segments, span_marks
 from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
+from pi_memory.security.intent_views import rereadings
 from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
@@ -84,7 +85,7 @@ def features(segment: str) -> list[str]:
     return _pairs(span_marks(segment, [(0, len(segment))])[0])
 
 
-def _pairs(found: set[str]) -> list[str]:
+def _pairs(found: AbstractSet[str]) -> list[str]:
     ordered = sorted(found - _UNSCORED)
     out = ["l:" + a for a in ordered]
     for i, a in enumerate(ordered):
@@ -218,7 +219,7 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
     )
 
 
-def _combination(marks: set[str], discount: float = 0.0) -> IntentHit | None:
+def _combination(marks: AbstractSet[str], discount: float = 0.0) -> IntentHit | None:
     """The first of ``intent_lexicon.COMBINATIONS`` whose every concept group the line holds
     (not in a line that only reports on attacks), as a hit of full confidence less the voice's
     ``discount``."""
@@ -252,54 +253,17 @@ def detect(folded: str, model: Model | None = None) -> IntentHit | None:
         folded = _ARABIC_MARKS.sub("", folded)  # offsets of non-ASCII text are not reported
     found = _detect(folded, model)
     if found is None:
-        for view in _views(folded):
+        for view in rereadings(folded):
             if view is not None and (found := _detect(view, model)) is not None:
                 return IntentHit(found.intent, found.score, found.evidence, 0, len(folded))
     return found
-
-
-def _views(folded: str) -> Iterator[str | None]:
-    """The re-readings of a line no reading flagged, each built only when the text shows its trick.
-
-    After the rules' layout view (letter runs of four or more joined), every run of single
-    characters is joined, paths and addresses included, and words with a dot between their
-    letters lose the dots: "u p l o a d   ~ / . k u b e / c o n f i g   t o   h t t p s : / / ..."
-    and "c.o.p.y t.h.e .e.n.v" then hold the act, the path and the URL the intent reads. The leet
-    view reads a lone "4" between words as the article it stands for ("5p4wn 4 5h3ll")."""
-    layout = normalize.layout_view(folded)
-    yield layout
-    if layout is not None:
-        spelled = _DOTTED_WORD.sub(lambda m: m.group().replace(".", "") if m.group()[0] != "." else
-                                   "." + m.group()[1:].replace(".", ""), _SPACED_RUN.sub(_unspace, folded))
-        yield spelled if spelled not in (folded, layout) else None
-    leet = normalize.leet_view(folded, _vocabulary())
-    yield _LONE_FOUR.sub("a", leet) if leet is not None else None
-
-
-#: A run of two or more single characters with single spaces between them; a wider gap ends it.
-_SPACED_RUN = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
-#: A word with a dot between each of its letters, and an optional leading dot (``.e.n.v``).
-_DOTTED_WORD = re.compile(r"(?<![\w.])\.?[a-z](?:\.[a-z])+(?![\w])")
-_LONE_FOUR = re.compile(r"(?<= )4(?= [a-z])")
-
-
-def _unspace(m: re.Match[str]) -> str:
-    return m.group().replace(" ", "")
-
-
-@cache
-def _vocabulary() -> frozenset[str]:
-    """The lexicon's words and stems: a leet view is only worth reading when it spells one (a
-    decoded token is ASCII letters, so the ASCII entries are all it can spell)."""
-    lex = ascii_lexicon()
-    return frozenset(lex.exact) | frozenset(lex.stems)
 
 
 def _detect(folded: str, model: Model) -> IntentHit | None:
     spans = segments(folded)
     best: IntentHit | None = None
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
-        if "meta" in marks and mentions.instance_only(folded[lo:hi]):
+        if "meta" in marks and _either_flags(model, marks) and mentions.instance_only(folded[lo:hi]):
             marks = marks - {"meta"}
         hit = _line_verdict(model, marks, folded, lo, hi)
         if hit is not None:
@@ -309,10 +273,34 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
     return best
 
 
+def _either_flags(model: Model, marks: set[str]) -> bool:
+    """Could a line of these concepts (``meta`` among them) be flagged, read in defender voice
+    or, its only defender word naming an instance ("example: ..."), without it? When neither
+    reading flags, the line stays clear whatever :func:`mentions.instance_only` says, so only
+    lines that one of them flags pay for that reading."""
+    return (
+        _verdict_of(model, frozenset(marks), DEFENDER_DISCOUNT) is not None
+        or _verdict_of(model, frozenset(marks - {"meta"}), 0.0) is not None
+    )
+
+
 def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) -> IntentHit | None:
-    """The verdict on one line's concepts (memoised per concept set and voice)."""
-    discount = _discount(marks, folded, lo, hi) if "meta" in marks else 0.0
-    key = (frozenset(marks), discount)
+    """The verdict on one line's concepts (memoised per concept set and voice).
+
+    A line in defender voice is first read with the smaller discount: what that reading clears
+    the larger one clears too (the weights' margin only shrinks, and a combination that does not
+    hold does not hold either), so the voice (:func:`_discount`) is only judged on lines it flags."""
+    if "meta" not in marks:
+        return _verdict_of(model, frozenset(marks), 0.0)
+    key = frozenset(marks)
+    if _verdict_of(model, key, DEFENDER_DISCOUNT) is None:
+        return None
+    return _verdict_of(model, key, _discount(marks, folded, lo, hi))
+
+
+def _verdict_of(model: Model, marks: frozenset[str], discount: float) -> IntentHit | None:
+    """:func:`_line_verdict` for a voice already judged."""
+    key = (marks, discount)
     hit = model.verdicts.get(key, _MISSING)
     if hit is _MISSING:
         if discount:  # a line about attacks: the weights first, a kind's definition if it orders

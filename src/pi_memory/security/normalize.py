@@ -208,13 +208,17 @@ def joined_view(text: str) -> str | None:
     Only the joined phrases are kept, one per line: the rest of the text is in the plain view."""
     words: dict[int, int] = {}  # start -> end of every whitespace-delimited word with a hint
     for hint in (_SNAKE_HINT, _SLASH_HINT, _CAMEL_HINT):
+        word_lo = word_hi = -1  # the last word a hint fell in: "a_long_snake_name" is one word
         for m in hint.finditer(text):
+            if word_lo <= m.start() < word_hi:
+                continue  # another hint in the same word: same start, same end
             lo = m.start()
             while lo > 0 and not text[lo - 1].isspace():
                 lo -= 1
-            if lo not in words:
-                end = _NON_SPACE.match(text, m.start())
-                words[lo] = end.end() if end is not None else m.end()
+            end = _NON_SPACE.match(text, m.start())
+            hi = end.end() if end is not None else m.end()
+            words.setdefault(lo, hi)
+            word_lo, word_hi = lo, hi
     phrases = []
     for lo in sorted(words):
         word = text[lo : words[lo]]
