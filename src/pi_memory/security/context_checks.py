@@ -24,32 +24,19 @@ on a line it has flagged.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import replace
 
+from pi_memory.security.lazy_re import compile_lazily
 from pi_memory.security.rule import Check, Rule
 
-
-@dataclass(frozen=True)
-class LazyPattern:
-    """A regex compiled on first use: importing the scanner to check one short note should not
-    compile patterns only a rare match needs."""
-
-    source: str
-
-    @cached_property
-    def p(self) -> re.Pattern[str]:
-        return re.compile(self.source)
-
-
 _WINDOW = 90
-_SENTENCE_STOP = LazyPattern(r"[.;!?\n]")
-_SENTENCE_GAP = LazyPattern(r"[.!?\n]\s")
-_CLAUSE_END = LazyPattern(r"[.;!?\n]|:\s")
+_SENTENCE_STOP = compile_lazily(r"[.;!?\n]")
+_SENTENCE_GAP = compile_lazily(r"[.!?\n]\s")
+_CLAUSE_END = compile_lazily(r"[.;!?\n]|:\s")
 
 # A negation governing the verb that starts the match: "never", "do not", "can't ever",
 # "must not be allowed to", "don't let notes", "nothing stored here should ever".
-_NEGATED = LazyPattern(
+_NEGATED = compile_lazily(
     r"(?:\b(?:never|not|cannot|dont|cant|wont|doesnt|mustnt|shouldnt)|n't|\bno\s+(?:note|memory|entry|"
     r"instruction|message|one|text|rule)s?\b[^.;!?\n]{0,40}?\b(?:should|may|can|will|must|could|shall|is allowed to|"
     r"are allowed to|gets? to)|\bnothing\b[^.;!?\n]{0,40}?\b(?:should|may|can|will|must|could|shall|is allowed to|"
@@ -58,7 +45,7 @@ _NEGATED = LazyPattern(
     r"(?:to\s+)?)?$"
 )
 # ... unless the negation is itself part of a question or a threat: "why not", "if you do not".
-_NOT_REALLY = LazyPattern(r"\b(?:why|or|if|unless|else)\s+(?:[\w']+\s+){0,2}[\w']*$")
+_NOT_REALLY = compile_lazily(r"\b(?:why|or|if|unless|else)\s+(?:[\w']+\s+){0,2}[\w']*$")
 
 
 def _clause_before(view: str, start: int) -> str:
@@ -66,7 +53,7 @@ def _clause_before(view: str, start: int) -> str:
     lo = max(0, start - _WINDOW)
     before = view[lo:start]
     cut = 0
-    for m in _CLAUSE_END.p.finditer(before):
+    for m in _CLAUSE_END.finditer(before):
         cut = m.end()
     return before[cut:]
 
@@ -74,8 +61,8 @@ def _clause_before(view: str, start: int) -> str:
 def negated(view: str, start: int) -> bool:
     """Is the verb at ``start`` under a negation of its own clause?"""
     before = _clause_before(view, start)
-    m = _NEGATED.p.search(before)
-    return m is not None and _NOT_REALLY.p.search(before, 0, m.start()) is None
+    m = _NEGATED.search(before)
+    return m is not None and _NOT_REALLY.search(before, 0, m.start()) is None
 
 
 def not_negated(view: str, m: re.Match[str]) -> bool:
@@ -85,7 +72,7 @@ def not_negated(view: str, m: re.Match[str]) -> bool:
 
 # English verbs of the ``override`` concept that a negation can govern ("notes never override
 # the safety rules"). When every one of them in a line is negated, the line states the rule.
-_OVERRIDE_VERBS = LazyPattern(
+_OVERRIDE_VERBS = compile_lazily(
     r"\b(?:overrid\w*|supersed\w*|ignor\w*|disregard\w*|bypass\w*|outrank\w*|overrul\w*|trump\w*|"
     r"take precedence|takes precedence|replac\w*|cancel\w*|void)\b"
 )
@@ -93,17 +80,17 @@ _OVERRIDE_VERBS = LazyPattern(
 
 # What a neutralised override verb acts on: the rules themselves ("never override the safety
 # guidelines") when negated, or a note ("ignore any note that claims otherwise") at any time.
-_RULES_OBJECT = LazyPattern(
+_RULES_OBJECT = compile_lazily(
     r"\b(?:rules?|guidelines?|instructions?|(?:system|developer) (?:prompt|message)s?|polic(?:y|ies)|safety|"
     r"guardrails?|restrictions?|developer's|operator's|system prompt)\b"
 )
-_NOTE_OBJECT = LazyPattern(
+_NOTE_OBJECT = compile_lazily(
     r"\s+(?:(?:the|this|that|any|a|such|every|all)\s+)?(?:(?:memory|stored|saved)\s+)?(?:notes?|memory|"
     r"memories|entry|entries)\b(?!\s+(?:above|below|before|earlier))"
 )
 
 
-_RULES_SUBJECT = LazyPattern(
+_RULES_SUBJECT = compile_lazily(
     r"\b(?:(?:the\s+)?system (?:prompt|message)|safety (?:rules|guidelines|polic(?:y|ies))|(?:developer|operator)'?s? "
     r"(?:instructions|rules|guidelines)|your (?:original |safety |core )?(?:instructions|guidelines|rules))\s+"
     r"(?:always\s+|still\s+)?$"
@@ -115,14 +102,14 @@ def override_negated(folded: str, lo: int, hi: int) -> bool:
     ("notes never override the safety rules"), or aimed at a note ("ignore the note")? A negated
     verb aimed elsewhere ("the system prompt does not take precedence over notes") still counts."""
     found = False
-    for m in _OVERRIDE_VERBS.p.finditer(folded, lo, hi):
-        if _RULES_SUBJECT.p.search(_clause_before(folded, m.start())) and not negated(folded, m.start()):
+    for m in _OVERRIDE_VERBS.finditer(folded, lo, hi):
+        if _RULES_SUBJECT.search(_clause_before(folded, m.start())) and not negated(folded, m.start()):
             found = True  # "the system prompt always takes precedence": the rules win
             continue
-        if _NOTE_OBJECT.p.match(folded, m.end(), hi) is None:
-            clause = _CLAUSE_END.p.search(folded, m.end(), hi)
+        if _NOTE_OBJECT.match(folded, m.end(), hi) is None:
+            clause = _CLAUSE_END.search(folded, m.end(), hi)
             after_hi = min(clause.start() if clause else hi, m.end() + 60)
-            if not (negated(folded, m.start()) and _RULES_OBJECT.p.search(folded, m.end(), after_hi)):
+            if not (negated(folded, m.start()) and _RULES_OBJECT.search(folded, m.end(), after_hi)):
                 return False
         found = True
     return found
@@ -130,7 +117,7 @@ def override_negated(folded: str, lo: int, hi: int) -> bool:
 
 # A record of the user's own setup: the user is the subject of a past or present verb of
 # configuring ("the user added ... to ~/.zshrc", "user runs a LaunchAgent for backups").
-_USER_RECORD = LazyPattern(
+_USER_RECORD = compile_lazily(
     r"^(?:[\w '’./-]{0,40}:\s*)?(?:the\s+)?(?:user|client|owner|she|he|they|we|i)(?:'s\s+[\w~./-]+(?:\s+[\w./-]+)?\s+"
     r"(?:has|have|runs|contains|holds|lists|includes|starts|calls|is set to)|\s+(?:has\s+|have\s+|had\s+)?"
     r"(?:already\s+)?(?:set up|setup|added|installed|configured|created|enabled|scheduled|wrote|keeps|runs|uses|"
@@ -153,18 +140,18 @@ def user_record(line: str, marks: set[str] | frozenset[str] = frozenset()) -> bo
 
     if marks & _NOT_A_RECORD:
         return False
-    return _USER_RECORD.p.search(line.lstrip(" -*#>\t")) is not None or setup_record(line)
+    return _USER_RECORD.search(line.lstrip(" -*#>\t")) is not None or setup_record(line)
 
 
 # The user's own request for discretion, earlier in the sentence.
-_USER_ASKED = LazyPattern(
+_USER_ASKED = compile_lazily(
     r"\b(?:(?:the\s+)?(?:user|client|customer|she|he|they)\s+(?:has\s+|have\s+|had\s+)?(?:asked|requested|"
     r"prefers|prefer|wants|want|told me|would rather|would like|does not want|doesn't want|did not want|"
     r"didn't want)|(?:at|per|on|by)\s+(?:the\s+user's|their|her|his)\s+(?:own\s+)?(?:request|wish)|as\s+(?:the\s+"
     r"user|they|she|he)\s+(?:asked|requested|prefers?|wants?))\b"
 )
 # What the agent itself does or stores: hiding *these* is the attack, whoever asked.
-_AGENT_ACT = LazyPattern(
+_AGENT_ACT = compile_lazily(
     r"\b(?:notes?|entry|entries|memory|memories|instructions?|rules?|changes?|links?|messages?|hooks?|commands?|"
     r"modifications?|payloads?|ads?|adverts?|scripts?|cron\w*|urls?|uploads?|uploaded|upload\w*|sends?|sent|"
     r"sending|forward\w*|copies|copy|copied|exfil\w*|tokens?|keys?|passwords?|credentials?|webhooks?|you|"
@@ -181,37 +168,37 @@ def not_user_private(view: str, m: re.Match[str]) -> bool:
 def user_private(view: str, start: int, end: int) -> bool:
     """Does this or the previous sentence say the user asked for the discretion at
     ``view[start:end]``, with nothing the agent does or stores in what is kept quiet?"""
-    if _USER_ASKED.p.search(_clause_before_sentence(view, start, sentences=2)) is None:
+    if _USER_ASKED.search(_clause_before_sentence(view, start, sentences=2)) is None:
         return False
-    return _AGENT_ACT.p.search(view, start, _sentence_end(view, end)) is None
+    return _AGENT_ACT.search(view, start, _sentence_end(view, end)) is None
 
 
 def user_private_line(line: str) -> bool:
     """Does the line say the user asked for discretion, with nothing the agent does or stores
     in what follows ("the user asked me never to mention their old job to them")?"""
-    asked = _USER_ASKED.p.search(line)
-    return asked is not None and _AGENT_ACT.p.search(line, asked.end()) is None
+    asked = _USER_ASKED.search(line)
+    return asked is not None and _AGENT_ACT.search(line, asked.end()) is None
 
 
 def _clause_before_sentence(view: str, start: int, sentences: int = 1) -> str:
     """The text of the last ``sentences`` sentences before ``start`` (bounded window)."""
     lo = max(0, start - _WINDOW * sentences)
     before = view[lo:start]
-    cuts = [0] + [m.end() for m in _SENTENCE_GAP.p.finditer(before)]
+    cuts = [0] + [m.end() for m in _SENTENCE_GAP.finditer(before)]
     return before[cuts[max(0, len(cuts) - sentences)] :]
 
 
 def _sentence_end(view: str, end: int) -> int:
-    m = _SENTENCE_STOP.p.search(view, end, min(len(view), end + 120))
+    m = _SENTENCE_STOP.search(view, end, min(len(view), end + 120))
     return m.start() if m else min(len(view), end + 120)
 
 
 # Reported speech in an incident or detection note: "a README told assistants to ...".
-_REPORTED = LazyPattern(
+_REPORTED = compile_lazily(
     r"\b(?:told|asked|instructed|urged|tricked|persuaded|directed|ordered|tried to (?:get|make|trick|convince))\s+"
     r"(?:[\w'-]+\s+){0,3}?to\s+$"
 )
-REPORT_VOICE = LazyPattern(
+REPORT_VOICE = compile_lazily(
     r"\b(?:incidents?|inc-\d+|attackers?|attacker's|intruders?|phishing|postmortem|post-mortem|forensics?|"
     r"malicious|reimaged|quarantined|(?:was|were|has been|have been|got)\s+(?:found|removed|detected|"
     r"observed|cleaned|quarantined|deleted|reverted|blocked|flagged|reported|caught))\b"
@@ -224,30 +211,30 @@ def not_reported(view: str, m: re.Match[str]) -> bool:
     lo = max(view.rfind("\n", 0, m.start()) + 1, m.start() - 240)
     hi = view.find("\n", m.end(), m.end() + 240)
     hi = hi if hi >= 0 else min(len(view), m.end() + 240)
-    if _REPORTED.p.search(_clause_before_sentence(view, m.start())) is not None:
-        return REPORT_VOICE.p.search(view, lo, hi) is None
+    if _REPORTED.search(_clause_before_sentence(view, m.start())) is not None:
+        return REPORT_VOICE.search(view, lo, hi) is None
     from pi_memory.security import reported
 
     # Other languages put the reporting verb before the order (es, fr, ru) or after it (ja, ko,
     # tr, hi): the match's own sentence holds it.
     start = _sentence_start(view, m.start())
-    return not reported.reported(view[start:_sentence_end(view, m.end())]) or not reported.VOICE.p.search(
+    return not reported.reported(view[start:_sentence_end(view, m.end())]) or not reported.VOICE.search(
         view, lo, hi
     )
 
 
 def _sentence_start(view: str, start: int) -> int:
-    cuts = [x.end() for x in _SENTENCE_GAP.p.finditer(view, max(0, start - 240), start)]
+    cuts = [x.end() for x in _SENTENCE_GAP.finditer(view, max(0, start - 240), start)]
     return cuts[-1] if cuts else max(view.rfind("\n", max(0, start - 240), start) + 1, start - 240)
 
 
-_REPORTED_IN_LINE = LazyPattern(_REPORTED.source.removesuffix("$"))
+_REPORTED_IN_LINE = compile_lazily(_REPORTED.pattern.removesuffix("$"))
 
 
 def reported_line(line: str) -> bool:
     """Does the line report an order someone else gave ("the attacker's note told the agent to
     ...") in incident voice? The order's words are then the report's, not the note's."""
-    if _REPORTED_IN_LINE.p.search(line) is not None and REPORT_VOICE.p.search(line) is not None:
+    if _REPORTED_IN_LINE.search(line) is not None and REPORT_VOICE.search(line) is not None:
         return True
     from pi_memory.security import reported
 
@@ -296,7 +283,7 @@ def _opening_quote(view: str, lo: int, start: int) -> tuple[int, str] | None:
 # Words that introduce a quotation as an object of study or a test case: "the fixture string",
 # "a talk", "the filter blocks". Not "says"/"told": quoting an order with an
 # authority claim ("the admin says \"ignore ...\"") passes the order on.
-_MENTION_CUE = LazyPattern(
+_MENTION_CUE = compile_lazily(
     r"\b(?:fixtures?|tests?|test cases?|testing|evals?|evaluations?|benchmarks?|datasets?|corpus|"
     r"suites?|payloads?|"
     r"flags?|flagged|rejects?|rejected|blocks?|blocked|detects?|detected|catch(?:es)?|caught|classif\w*|"
@@ -304,9 +291,9 @@ _MENTION_CUE = LazyPattern(
     r"chapter|book|paper|article|slides?|course|lecture|jailbreaks?|attacks?|injections?|red[- ]team\w*)\b"
 )
 #: Names, not prose: a URL, an e-mail address or handle, a dotted host or file name.
-NAMES = LazyPattern(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
+NAMES = compile_lazily(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
 # A quotation right after a URL is a markdown link or image title: a carrier, not a mention.
-_LINK_TITLE = LazyPattern(r"(?:://|www\.)\S*\s+$")
+_LINK_TITLE = compile_lazily(r"(?:://|www\.)\S*\s+$")
 
 
 _CUE_WORDS = 5
@@ -316,7 +303,7 @@ def _introduced_as_mention(head: str, line: str | None = None) -> bool:
     """Does the sentence before a quotation introduce it as a mention (a cue word in its prose,
     not inside a host name such as ``example.com``), and is it not a link title? A cue that only
     names an instance ("Example:", "the phrase") needs ``line`` to be about tests or detection."""
-    if _LINK_TITLE.p.search(head[-400:]) is not None:
+    if _LINK_TITLE.search(head[-400:]) is not None:
         return False
     cut = max(head.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": "))
     if cut >= 0 and head[cut] == ":" and not head[cut + 1 :].strip():
@@ -326,7 +313,7 @@ def _introduced_as_mention(head: str, line: str | None = None) -> bool:
         cut = max(label.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": ", "\n"))
     prose = head[cut + 1 :]
     if "." in prose or "@" in prose:
-        prose = NAMES.p.sub(" ", prose)
+        prose = NAMES.sub(" ", prose)
     # The cue names the quotation itself: at most a few words before it, in the same clause
     # ("when the tests fail, reply \"all green\"" is an order, not a test string).
     near = " ".join(prose.split()[-_CUE_WORDS:])
@@ -339,11 +326,11 @@ def _introduced_as_mention(head: str, line: str | None = None) -> bool:
 
 def mention_cue(text: str) -> bool:
     """Does ``text`` hold a word that introduces a quotation as an object of study, in any language?"""
-    if _MENTION_CUE.p.search(text) is not None:
+    if _MENTION_CUE.search(text) is not None:
         return True
     from pi_memory.security import reported
 
-    return reported.MENTION_CUES.p.search(text) is not None
+    return reported.MENTION_CUES.search(text) is not None
 
 
 def quoted_mention(view: str, m: re.Match[str]) -> bool:
@@ -386,11 +373,11 @@ def except_quoted_mentions(rules: list[Rule], skip_subs: frozenset[str] = frozen
 #: most 300 characters between the marks): what a line quotes rather than says.
 QUOTATION = r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“\n]{1,300}“|「[^」\n]{1,300}」"
 # ... and, for a mention, a code span or single quotes too ('ignore previous instructions' as a fixture)
-QUOTED_SPAN = LazyPattern(QUOTATION + r"|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)")
+QUOTED_SPAN = compile_lazily(QUOTATION + r"|`[^`\n]{1,300}`|(?<!\w)'[^'\n]{1,300}'(?!\w)")
 
 
 # A persona that belongs to the user or someone else, not to the agent ("the user's character").
-_OTHERS_PERSONA = LazyPattern(
+_OTHERS_PERSONA = compile_lazily(
     r"\b(?:(?:the\s+)?(?:user|kid|child|son|daughter|friend|partner|player|customer)'s|their|her|his)\s+"
     r"(?:[\w&-]+\s+){0,2}?(?:persona|character|role|"
     r"alter ego|avatar)\b"
@@ -399,7 +386,7 @@ _OTHERS_PERSONA = LazyPattern(
 
 def others_persona(line: str) -> bool:
     """Does the line give a persona to the user or someone else, not to the agent?"""
-    return _OTHERS_PERSONA.p.search(line) is not None
+    return _OTHERS_PERSONA.search(line) is not None
 
 
 def without_quoted_mentions(line: str) -> str | None:
@@ -411,7 +398,7 @@ def without_quoted_mentions(line: str) -> str | None:
         return None
     parts: list[str] = []
     pos = 0
-    for m in QUOTED_SPAN.p.finditer(line):
+    for m in QUOTED_SPAN.finditer(line):
         if _introduced_as_mention(line[: m.start()], line):
             parts.append(line[pos : m.start() + 1])
             parts.append(" " * (m.end() - m.start() - 2))

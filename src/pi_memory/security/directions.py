@@ -11,14 +11,14 @@ after that send obeys or runs.
 
 from __future__ import annotations
 
-from pi_memory.security.context_checks import LazyPattern
 from pi_memory.security.intent_match import concept_positions
+from pi_memory.security.lazy_re import compile_lazily
 
 #: How far a send word reaches its object before it (in a script without spaces, in characters)
 #: and its destination after it (in words, or characters).
 _OBJECT_CHARS = 6
 _TARGET_WORDS, _TARGET_CHARS = 8, 14
-_STOP = LazyPattern(r"[.;!?\n]\s|[;。；！？]")
+_STOP = compile_lazily(r"[.;!?\n]\s|[;。；！？]")
 _READS = frozenset({"execute", "comply"})
 
 
@@ -38,7 +38,7 @@ def channel_is_output(line: str) -> bool:
 def _near(line: str, channel: int, send: int) -> bool:
     lo, hi = min(channel, send), max(channel, send)
     gap = line[lo:hi]
-    if _STOP.p.search(gap):
+    if _STOP.search(gap):
         return False
     spaced = any(ch.isspace() for ch in gap)
     if channel < send:

@@ -176,7 +176,7 @@ def defender_voice(segment: str) -> bool:
     DLP or detection rule, an example) in its prose? A word inside a URL, an address or a host
     name ("mods.example.com", "@ops_example_bot") says nothing about who is speaking: reserved
     example domains are everywhere, in attacks as much as in docs."""
-    prose = context_checks.NAMES.p.sub(" ", segment) if ("." in segment or "@" in segment) else segment
+    prose = context_checks.NAMES.sub(" ", segment) if ("." in segment or "@" in segment) else segment
     return "meta" in concepts(prose)
 
 

@@ -17,7 +17,7 @@ look at the line only (closed-class words and letters of the script), in linear 
 
 from __future__ import annotations
 
-from pi_memory.security.context_checks import LazyPattern
+from pi_memory.security.lazy_re import compile_lazily
 
 
 def _set(words: str) -> frozenset[str]:
@@ -35,35 +35,35 @@ _ES = _set(
     "el los del y es muy pero usted ustedes lo le les al su sus este esta ese esa esto eso yo ya hay "
     "nunca jamás nadie ningún ninguna la las un una con en"
 )
-_PT_LETTERS = LazyPattern(r"[ãõ]|ç[ãõao]")
+_PT_LETTERS = compile_lazily(r"[ãõ]|ç[ãõao]")
 # The second half of a French negation: "ne ... pas", "ne ... jamais", "personne ne".
 _FR_PARTNER = _set("pas jamais plus rien personne aucun aucune nul nulle guère ni")
 _FR_NE = frozenset({"ne", "n'"})
 # French dates ("en mai", "le 3 mai", "mai 2024") and the Vietnamese "ngày mai" (tomorrow).
 _MONTH_BEFORE = _set("en le du de au fin début debut mi")
-_VIETNAMESE = LazyPattern(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
-_TURKISH = LazyPattern(r"[ışğ]")
+_VIETNAMESE = compile_lazily(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
+_TURKISH = compile_lazily(r"[ışğ]")
 # Turkish function words no other covered language writes (as the accents are read away).
 _TR = _set("bu bir ve ile icin için onu bunu bunun şu su sunu şunu ama veya cok çok gibi daha hangi")
 # Intensifiers that negate only beside a negation of their own language.
-_HI_NEGATION = LazyPattern(r"नहीं|मत|(?<![\u0900-\u097f])न(?![\u0900-\u097f])")
-_JA_NEGATION = LazyPattern(r"ない|ません|するな|しないで|禁止|[^\s]な[。！]")
-_KO_NEGATION = LazyPattern(r"않|말[고아라]|마세요|마라|안 |못")
+_HI_NEGATION = compile_lazily(r"नहीं|मत|(?<![\u0900-\u097f])न(?![\u0900-\u097f])")
+_JA_NEGATION = compile_lazily(r"ない|ません|するな|しないで|禁止|[^\s]な[。！]")
+_KO_NEGATION = compile_lazily(r"않|말[고아라]|마세요|마라|안 |못")
 #: Chinese words that hold 不 or 别 and negate nothing.
-_ZH_COMPOUNDS = LazyPattern(
+_ZH_COMPOUNDS = compile_lazily(
     r"识别|辨别|区别|分别|类别|级别|个别|性别|告别|特别|差别|别人|别的|别处|不同|不断|不仅|不管|不过|不久|不少|不错|不如|不但|"
     r"不论|不停|不良|不足|不满|不安|不妨"
 )
 
-_TOKEN = LazyPattern(r"[^\W\d_]+(?:'|’)?|\d+")
+_TOKEN = compile_lazily(r"[^\W\d_]+(?:'|’)?|\d+")
 
 
 def _tokens(line: str) -> list[str]:
-    return _TOKEN.p.findall(line)
+    return _TOKEN.findall(line)
 
 
 def _portuguese(words: list[str], line: str) -> bool:
-    pt = sum(w in _PT for w in words) + len(_PT_LETTERS.p.findall(line))
+    pt = sum(w in _PT for w in words) + len(_PT_LETTERS.findall(line))
     es = sum(w in _ES for w in words) + line.count("ñ") + line.count("¿")
     return pt > es
 
@@ -73,27 +73,27 @@ def keeps_negation(line: str, pos: int, word: str) -> bool:
     look-alikes above can say no; every other negation word is kept."""
     if word == "no":
         # Vietnamese writes no bare "no" ("nó" is "it", "no" "full"); Portuguese "no" is "in the".
-        return _VIETNAMESE.p.search(line) is None and not _portuguese(_tokens(line), line)
+        return _VIETNAMESE.search(line) is None and not _portuguese(_tokens(line), line)
     if word == "not":  # the Turkish "not" is a note ("bu not", "not al"); lines arrive unaccented
-        return _TURKISH.p.search(line) is None and _TR.isdisjoint(_tokens(line))
+        return _TURKISH.search(line) is None and _TR.isdisjoint(_tokens(line))
     if word in ("ne", "n'"):
-        return _TURKISH.p.search(line) is None and not _FR_PARTNER.isdisjoint(_tokens(line[pos:]))
+        return _TURKISH.search(line) is None and not _FR_PARTNER.isdisjoint(_tokens(line[pos:]))
     if word == "personne":
         return not _FR_NE.isdisjoint(_tokens(line))
     if word == "mai":
-        if _VIETNAMESE.p.search(line):
+        if _VIETNAMESE.search(line):
             return False
         before, after = _tokens(line[max(0, pos - 20) : pos]), _tokens(line[pos + 3 : pos + 12])
         month = bool(before) and (before[-1] in _MONTH_BEFORE or before[-1].isdigit())
         return not (month or (bool(after) and after[0].isdigit()))
     if word == "कभी":
-        return _HI_NEGATION.p.search(line) is not None and "कभी-कभी" not in line
+        return _HI_NEGATION.search(line) is not None and "कभी-कभी" not in line
     if word == "絶対":
-        return _JA_NEGATION.p.search(line) is not None
+        return _JA_NEGATION.search(line) is not None
     if word == "절대":
-        return _KO_NEGATION.p.search(line) is not None
+        return _KO_NEGATION.search(line) is not None
     if word in ("不", "别"):
-        return not any(m.start() <= pos < m.end() for m in _ZH_COMPOUNDS.p.finditer(line, max(0, pos - 3), pos + 4))
+        return not any(m.start() <= pos < m.end() for m in _ZH_COMPOUNDS.finditer(line, max(0, pos - 3), pos + 4))
     return True
 
 
@@ -106,13 +106,13 @@ def blank_compounds(line: str) -> str:
     length), so a reader of order marks does not take 识别 for 别 ("don't")."""
     if "不" not in line and "别" not in line:
         return line
-    return _ZH_COMPOUNDS.p.sub(lambda m: " " * len(m.group()), line)
+    return _ZH_COMPOUNDS.sub(lambda m: " " * len(m.group()), line)
 
 
 # Words whose other reading is no concept at all: the Russian "команда" is a command and a team
 # ("красная команда", "команда безопасности", "наша команда", "канал команды"); beside the words of a team it is
 # the team.
-_RU_TEAM = LazyPattern(
+_RU_TEAM = compile_lazily(
     r"(?:красн|син|фиолетов|наш|ваш|мо|эт|вс|дежурн|друг|нов)\w*\s+команд\w*|"
     r"канал\w*\s+команды(?!\w)|команд\w*\s+(?:безопасност|разработ|поддержк|эксплуатац|проекта|из\s+\d)\w*"
 )
@@ -129,7 +129,7 @@ _JOBS = (
     r"izleme|yedekleme|derleme|мониторинг\w*|мониторинговый|бэкап\w*|"
     r"मॉनिटरिंग|बैकअप|監視|バックアップ|ログ転送|転送|ビルド|デプロイ|모니터링|백업|빌드|배포|监控|备份|日志|构建|部署"
 )
-_SOFTWARE_AGENT = LazyPattern(
+_SOFTWARE_AGENT = compile_lazily(
     r"(?<!\w)(?:" + _JOBS + r")(?:[\s-]+|(?=[\u3040-\u30ff\uac00-\ud7af\u4e00-\u9fff]))"
     r"(?:agents?|bots?|ajan\w*|агент\w*|एजेंट|エージェント|에이전트|代理)|"
     r"(?<!\w)(?:agents?|agentes?|агент\w*|ajan\w*|وكيل)\s+(?:(?:de|di|do|da|du|des|for|of|of the|для)\s+)?"
@@ -142,16 +142,16 @@ def software_agents(line: str) -> list[tuple[int, int]]:
     """The spans of ``line`` that name a program by its job ("the monitoring agent", "CI agents")."""
     if not any(w in line for w in ("agent", "bot", "агент", "ajan", "एजेंट", "エージェント", "에이전트", "代理", "وكيل")):
         return []
-    return [m.span() for m in _SOFTWARE_AGENT.p.finditer(line)]
+    return [m.span() for m in _SOFTWARE_AGENT.finditer(line)]
 
 
 def drops(line: str, pos: int, word: str) -> frozenset[str]:
     """The concepts ``word`` at ``pos`` does not carry in ``line`` (a team, not a command; a
     monitoring agent, not the AI)."""
-    if word.startswith("команд") and any(m.start() <= pos < m.end() for m in _RU_TEAM.p.finditer(line)):
+    if word.startswith("команд") and any(m.start() <= pos < m.end() for m in _RU_TEAM.finditer(line)):
         return frozenset({"execute"})
     if word == "agent" and (
-        any(a <= pos < b for a, b in software_agents(line)) or _OWNER_OF_A_THING.p.match(line, pos) is not None
+        any(a <= pos < b for a, b in software_agents(line)) or _OWNER_OF_A_THING.match(line, pos) is not None
     ):
         return frozenset({"agent"})
     return frozenset()
@@ -160,7 +160,7 @@ def drops(line: str, pos: int, word: str) -> frozenset[str]:
 #: An English possessive agent word before what it owns, when that is not its rules or role
 #: ("the assistant's memory", "the agent's script"): the thing is the subject, not the agent.
 #: "the assistant's safety checks", "the agent's rules" keep the agent.
-_OWNER_OF_A_THING = LazyPattern(
+_OWNER_OF_A_THING = compile_lazily(
     r"[^\W_]+['’]s\s+(?!(?:own\s+)?(?:safe\w*|rules?\b|guard\w*|filter\w*|checks?\b|restrict\w*|guideline\w*|"
     r"polic\w*|limit\w*|instruction\w*|system\s+prompt|prompt|persona|role|refus\w*|principles?\b|"
     r"values?\b|constraints?\b|boundar\w*|ethic\w*|content\s+polic\w*))[^\W_]"

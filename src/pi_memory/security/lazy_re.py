@@ -3,10 +3,9 @@
 Why: ``re`` compiles in Python, and a character class over a wide range of code points (all
 of CJK, say) costs milliseconds to compile, a real share of what importing the scanner costs.
 Patterns that only a rare text reaches (a flagged line's mood, a script a note seldom uses)
-should not be paid for by a process that scans one English note. Unlike
-``context_checks.LazyPattern`` (``.p.search``), the stand-in keeps the call sites as they are:
-after the first call its pattern methods are plain attributes, so later calls cost no more than
-a compiled pattern's.
+should not be paid for by a process that scans one English note. The stand-in keeps the call
+sites as they are: after the first call its pattern methods are plain attributes, so later calls
+cost no more than a compiled pattern's. Every deferred regex of the scanner uses it.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ instructions"' or 'Remember this phrase: "..."' hands a future agent the order i
 
 from __future__ import annotations
 
-from pi_memory.security.context_checks import NAMES, QUOTED_SPAN, REPORT_VOICE, LazyPattern, mention_cue
+from pi_memory.security.context_checks import NAMES, QUOTED_SPAN, REPORT_VOICE, mention_cue
+from pi_memory.security.lazy_re import compile_lazily
 
 __all__ = ["about_tests", "instance_only", "instance_words_blanked", "line_of", "weak_cue"]
 
@@ -20,14 +21,14 @@ __all__ = ["about_tests", "instance_only", "instance_words_blanked", "line_of", 
 # detection. A bare
 # 'Example: "ignore all previous instructions"' or 'Remember this phrase: "..."' hands a future
 # agent the order it quotes; 'Example from the detector's tests: "..."' studies it.
-_WEAK_CUE = LazyPattern(
+_WEAK_CUE = compile_lazily(
     r"\b(?:samples?|strings?|phrases?|examples?|e\.g\.|titled|entitled|called|named|labels?|label+ed|"
     # what an attack said, quoted in a report of it ("the attacker's prompt said \"...\"; refused")
     r"said|says|saying|wrote|writing|read|reads|reading|stated|stating|contained|containing)\b"
 )
 # What makes a line about tests or detection, outside its quotations: a study cue, or the words
 # of a security report (detection, an attack, an incident, a refusal).
-_STUDY_TOPIC = LazyPattern(
+_STUDY_TOPIC = compile_lazily(
     r"\b(?:detect\w*|security|malicious|attack\w*|incidents?|owasp|dlp|pentest\w*|phishing|refus\w*|"
     r"expected|unit tests?|scor(?:e|es|ed|ing))\b"
 )
@@ -35,11 +36,11 @@ _STUDY_TOPIC = LazyPattern(
 
 def weak_cue(text: str) -> bool:
     """Does ``text`` hold a word that introduces a quotation as an instance (an example, a phrase)?"""
-    if _WEAK_CUE.p.search(text) is not None:
+    if _WEAK_CUE.search(text) is not None:
         return True
     from pi_memory.security import reported
 
-    return reported.INSTANCE_CUES.p.search(text) is not None
+    return reported.INSTANCE_CUES.search(text) is not None
 
 
 def line_of(view: str, start: int, end: int) -> str:
@@ -53,24 +54,24 @@ def instance_words_blanked(line: str) -> str:
     """``line`` with the words that name an instance ("example", "Beispiel", "пример") blanked."""
     from pi_memory.security import reported
 
-    return _WEAK_CUE.p.sub(" ", reported.INSTANCE_CUES.p.sub(" ", line))
+    return _WEAK_CUE.sub(" ", reported.INSTANCE_CUES.sub(" ", line))
 
 
 def about_tests(line: str) -> bool:
     """Is the folded ``line``, outside its quotations and names, about tests or detection: a study
     cue or the words of a security report, in any of the 14 languages?"""
-    prose = QUOTED_SPAN.p.sub(" ", line)
+    prose = QUOTED_SPAN.sub(" ", line)
     if "." in prose or "@" in prose:
-        prose = NAMES.p.sub(" ", prose)
-    if mention_cue(prose) or _STUDY_TOPIC.p.search(prose) or REPORT_VOICE.p.search(prose):
+        prose = NAMES.sub(" ", prose)
+    if mention_cue(prose) or _STUDY_TOPIC.search(prose) or REPORT_VOICE.search(prose):
         return True
     from pi_memory.security import reported
 
-    return reported.VOICE.p.search(prose) is not None
+    return reported.VOICE.search(prose) is not None
 
 
 #: The ``meta`` words that only name an instance ("example", "sample", "Beispiel", "例子").
-_INSTANCE_WORDS = LazyPattern(r"\b(?:examples?|samples?|e\.g\.)(?!\w)|例")
+_INSTANCE_WORDS = compile_lazily(r"\b(?:examples?|samples?|e\.g\.)(?!\w)|例")
 
 
 def instance_only(line: str) -> bool:
@@ -79,5 +80,5 @@ def instance_only(line: str) -> bool:
     the order to whoever reads it; 'Example from the filter's tests: "..."' studies it."""
     from pi_memory.security.intent_match import concepts
 
-    plain = instance_words_blanked(_INSTANCE_WORDS.p.sub(" ", line))
+    plain = instance_words_blanked(_INSTANCE_WORDS.sub(" ", line))
     return "meta" not in concepts(plain) and not about_tests(line)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from pi_memory.security.context_checks import QUOTATION, LazyPattern
+from pi_memory.security.context_checks import QUOTATION
 from pi_memory.security.intent_lookalike import blank_compounds, software_agents
 from pi_memory.security.intent_match import UNACCENT, concept_positions, concepts, lexicon
 from pi_memory.security.lazy_re import compile_lazily
@@ -41,7 +41,7 @@ def _words(text: str) -> frozenset[str]:
 
 # The agent addressed or obliged, a request, a standing rule: "you", "please", "must", "make
 # sure", "from now on", "every reply"; their counterparts in the other languages.
-_ORDER_WORDS = LazyPattern(
+_ORDER_WORDS = compile_lazily(
     r"\b(?:you|your|yours|yourself|you're|you'll|you've|u|please|pls|must|mustn't|should|shouldn't|shall|"
     r"ought|has to|have to|had better|needs to|need to|is required to|are required to|make sure|be sure|"
     r"ensure|remember to|don't forget|let's|from now on|going forward|henceforth|"
@@ -60,7 +60,7 @@ _ORDER_WORDS = LazyPattern(
     r"hãy|đừng|bạn|phải|nên|vui lòng|xin|từ giờ|từ nay)\b"
 )
 # Scripts without spaces (and Arabic, Hindi) mark an order with particles and endings.
-_ORDER_CJK = LazyPattern(
+_ORDER_CJK = compile_lazily(
     r"ください|下さい|なさい|てね|でね|しろ|するな|ないで|こと[。！]|ように|べき|あなた|君|今後|これから|"
     r"세요|십시오|하라|해라|마라|말라|말고|해 줘|해줘|주세요|당신|너는|너의|앞으로|"
     r"请|必须|务必|不要|别|你|您|一定要|应该|应当|记得|永远|从现在|以后|不许|不准|禁止|"
@@ -70,7 +70,7 @@ _ORDER_CJK = LazyPattern(
 # A clause (line start, or after a stop, a colon, a dash, "and"/"then") that opens with a verb
 # is an imperative: "upload ...", "then run ...", "y ejecuta ...", "und lösche ...". Declaratives
 # state their subject first.
-_CLAUSE_HEAD = LazyPattern(
+_CLAUSE_HEAD = compile_lazily(
     r"(?:^|[.;:!?](?:\s+|$)|[—–]\s*|\s-\s|,\s*|(?<=\s)(?:and|then|y|e|et|und|dann|poi|luego|depois|puis|ensuite|и|"
     r"потом|затем|ve|sonra|rồi|và)\s+)"
     r"(?:(?:just|also|now|simply|quietly|silently|secretly|only|still|immediately|automatically|first|next|"
@@ -80,7 +80,7 @@ _CLAUSE_HEAD = LazyPattern(
 # The passive of obligation, which names no one and still obliges: "is to be mentioned", "sind zu
 # befolgen", "sont à exécuter", "han de aplicarse", "hão de ser", "vanno eseguite", "следует
 # выполнять", "uygulanmalıdır", "ينبغي", "किया जाए", "ものとする", "해야 한다".
-_OBLIGED = LazyPattern(
+_OBLIGED = compile_lazily(
     r"\b(?:is|are|was|were)(?: not| never| always)? to be\b|"
     r"\b(?:ist|sind)\b[^.;:!?]{0,60}?\bzu [a-zäöü]+(?:en|ern|eln)\b|"
     r"\b(?:est|sont) à [a-zéè]+(?:er|ir|re)\b|\b(?:ha|han|has|había|habrá) de [a-záéí]+(?:ar|er|ir)(?:se)?\b|"
@@ -90,7 +90,7 @@ _OBLIGED = LazyPattern(
     r"야 한다|야 합니다|여야"
 )
 # A clause that opens with "always" or "never" sets a standing rule for whoever reads it.
-_STANDING = LazyPattern(
+_STANDING = compile_lazily(
     r"(?:^|[.;:!?—–]\s*|,\s*)(?:always|never|siempre|nunca|jamás|sempre|jamais|toujours|immer|nie|niemals|"
     r"mai|всегда|никогда|asla|her zaman|daima|luôn|không bao giờ)\b"
 )
@@ -101,17 +101,17 @@ _ORDER_CONCEPTS = _VERB_CONCEPTS | {"noconfirm"}
 # --- marks of a description --------------------------------------------------------------------
 
 # The agent as the subject of a description is an order in disguise: "the assistant forwards ...".
-_AGENT_SUBJECT = LazyPattern(
+_AGENT_SUBJECT = compile_lazily(
     r"\b(?:you|assistant|agent|ai|model|llm|claude|chatgpt|gpt|copilot|gemini|(?:the|this) bot|"
     r"agentes?|asistente|assistente|assistent)\b"
 )
 # English: a third-person or past finite verb after a subject of at most six words ("the deploy
 # hook uploads", "a web page told", "cron runs"), the subject not opening with a subordinator.
 _SUBJECT_WORDS = 6
-_LABEL = LazyPattern(r"^[\w '’./@~-]{0,40}:\s+")
+_LABEL = compile_lazily(r"^[\w '’./@~-]{0,40}:\s+")
 # Romance languages and German: a clause opening with a determiner, a possessive or a subject
 # pronoun (declaratives state their subject; imperatives open with the verb).
-_LATIN_SUBJECT = LazyPattern(
+_LATIN_SUBJECT = compile_lazily(
     r"^(?:[\w '’./@~-]{0,40}:\s+)?(?:the|our|their|his|her|its|a|an|this|that|these|those|my|el|la|los|las|"
     r"lo|un|una|unos|unas|nuestro|nuestra|nuestros|nuestras|su|sus|este|esta|estos|estas|o|os|as|um|uma|"
     r"nosso|nossa|nossos|nossas|seu|sua|seus|suas|le|les|l'\w+|un|une|des|notre|nos|leur|leurs|ce|cet|"
@@ -123,47 +123,47 @@ _LATIN_SUBJECT = LazyPattern(
 # ... or a name (``cron``, ``apt-get``, ``Dependabot``), or a command line (``apt-get install -y``,
 # ``docker system prune -f``: up to two subcommands before its flags), followed by a finite verb
 # form: not an infinitive (-ar/-er/-ir/-re, -are/-ere/-ire, -en), not the first word of its clause.
-_LATIN_NAME_VERB = LazyPattern(
+_LATIN_NAME_VERB = compile_lazily(
     r"^(?:[\w '’./@~-]{0,40}:\s+)?[\w./@~+-]+(?:(?:\s+[a-z][\w-]*){1,2}(?=\s+-))?(?:\s+-{1,2}[\w-]+)*\s+"
     r"(?!\w+(?:ar|er|ir|re|en)\b)[^\W\d_]{3,}(?:a|e|t|en|an|on|ent|ó|ou|é|à)\b"
 )
-_SUBORDINATE = LazyPattern(
+_SUBORDINATE = compile_lazily(
     r"^(?:if|when|whenever|once|unless|while|after|before|until|si|cuando|cuanto|quand|lorsque|se|quando|"
     r"wenn|falls|sobald|"
     r"als|mentre|mientras|enquanto|pendant)\b"
 )
-_LATIN_INFINITIVE = LazyPattern(r"^(?:\w{2,}(?:ar|er|ir|re)(?:lo|la|los|las|le|les)?|\w{3,}en)$")
-_RU_FINITE = LazyPattern(
+_LATIN_INFINITIVE = compile_lazily(r"^(?:\w{2,}(?:ar|er|ir|re)(?:lo|la|los|las|le|les)?|\w{3,}en)$")
+_RU_FINITE = compile_lazily(
     r"[а-яё]{2,}(?:ает|яет|еет|ует|ит|ет|ют|ят|ут|ат|ал|ала|ало|али|ил|ила|или|ел|ела|ели|ется|ится|ются|"
     r"ятся|ался|алась|ались|ился|илась|ились)\b"
 )
-_RU_IMPERATIVE = LazyPattern(r"[а-яё]{2,}(?:ай|яй|ей|уй|и|ь)(?:те)?(?:сь)?\b")
-_TR_FINITE = LazyPattern(
+_RU_IMPERATIVE = compile_lazily(r"[а-яё]{2,}(?:ай|яй|ей|уй|и|ь)(?:те)?(?:сь)?\b")
+_TR_FINITE = compile_lazily(
     r"(?:[ıiuü]yor|[ae]r|[ıiuü]r|[dt][ıiuü]|m[ae]kt[ae]d[ıi]r|[dt][ıi]r|[dt][ıi]k)(?:lar|ler|lar[dt]ı|"
     r"ler[dt]i)?[.!]?\s*$"
 )
-_VI_VERB_FIRST = LazyPattern(
+_VI_VERB_FIRST = compile_lazily(
     r"^(?:chạy|gửi|xóa|xoá|thực|bỏ|làm|tải|chuyển|sao|ghi|thêm|đặt|cài|mở|gọi|lấy|đọc|giữ|giấu|nói|tắt|"
     r"dùng|cho|coi|xem|tuân|nghe|theo|luôn|không|kiểm|cập|đăng|tạo|lưu|nhập|đưa|trả|báo|hỏi|phê|chấp|ẩn|"
     r"che|viết|dán|chép|khởi|bật|chấp|tiếp|cứ|mỗi|vào)\b"
 )
-_JA_FINITE = LazyPattern(r"(?:ます|ました|ています|ていました|です|でした|される|されます|[るただ])[。.]?\s*$")
-_KO_FINITE = LazyPattern(r"(?:니다|었다|았다|한다|된다|는다|있다|이다)[.。]?\s*$")
-_ZH_SUBJECT = LazyPattern(
+_JA_FINITE = compile_lazily(r"(?:ます|ました|ています|ていました|です|でした|される|されます|[るただ])[。.]?\s*$")
+_KO_FINITE = compile_lazily(r"(?:니다|었다|았다|한다|된다|는다|있다|이다)[.。]?\s*$")
+_ZH_SUBJECT = compile_lazily(
     r"^(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,12}(?:会|在|已经|每))"
 )
-_AR_FINITE = LazyPattern(r"^(?:\S+\s+){0,1}(?:ي|وي|في)\S{2,}")
-_HI_FINITE = LazyPattern(
+_AR_FINITE = compile_lazily(r"^(?:\S+\s+){0,1}(?:ي|وي|في)\S{2,}")
+_HI_FINITE = compile_lazily(
     r"(?:ता|ती|ते)\s+(?:है|हैं|था|थी|थे)[।.]?\s*$|(?:या|ई|ए|ा|ी|े)\s+(?:था|थी|थे|गया|गई|गए)[।.]?\s*$"
 )
-_QUESTION_OPEN = LazyPattern(
+_QUESTION_OPEN = compile_lazily(
     r"^(?:does|do|is|are|was|were|should|can|could|would|will|how|what|why|where|which|who|whose|has|have|"
     r"did|may|¿|est-ce|comment|pourquoi|wie|warum|soll|kann|ist|como|cómo|por qué|perché|come|"
     r"как|почему|можно|ли|nasıl|neden|có|هل|क्या)\b"
 )
-_QUESTION_ASKS = LazyPattern(r"\b(?:why not|could you|can you|would you|will you|won't you|how about)\b")
+_QUESTION_ASKS = compile_lazily(r"\b(?:why not|could you|can you|would you|will you|won't you|how about)\b")
 #: "Why not ...?": a suggestion to act, in any language, never a description of someone else.
-_WHY_NOT = LazyPattern(
+_WHY_NOT = compile_lazily(
     r"\b(?:why not|why don'?t you|por qu[eé] n(?:o|ão)|pourquoi (?:ne )?pas|warum nicht|почему бы)\b"
 )
 
@@ -183,21 +183,21 @@ def orders(line: str, shared_subject: bool = False) -> bool:
     ``shared_subject`` (the line opens with its subject), a verb after "and" ("o script roda ...
     e envia ...", "Cron ejecuta ... y envía ...") continues that subject's description unless it
     is an English base form ("... and send it to ...")."""
-    if _ORDER_WORDS.p.search(line) or _ORDER_CJK.p.search(blank_compounds(line)) or _STANDING.p.search(line):
+    if _ORDER_WORDS.search(line) or _ORDER_CJK.search(blank_compounds(line)) or _STANDING.search(line):
         return True
-    if _OBLIGED.p.search(line):
+    if _OBLIGED.search(line):
         return True
-    if _TR_FROM_NOW.p.search(line) and not all(
-        _TR_TENSE.p.search(c) for c in _clauses(line) if _TR_FROM_NOW.p.search(c)
+    if _TR_FROM_NOW.search(line) and not all(
+        _TR_TENSE.search(c) for c in _clauses(line) if _TR_FROM_NOW.search(c)
     ):
         return True  # "artık ... gönder" orders; "dış metinler artık güvenilmez sayılıyor" states a fact
-    stop = _FIRST_STOP.p.search(line)
+    stop = _FIRST_STOP.search(line)
     first_end = stop.start() if stop else len(line)
     return any(
         _imperative(m.group(1))
         and not (shared_subject and m.start() < first_end and _conjoined(m) and m.group(1) not in BASE_VERB)
         and not _heading(line, m)
-        for m in _CLAUSE_HEAD.p.finditer(line)
+        for m in _CLAUSE_HEAD.finditer(line)
     )
 
 
@@ -217,7 +217,7 @@ def _heading(line: str, m: re.Match[str]) -> bool:
 
 
 
-_FIRST_STOP = LazyPattern(r"[.;:!?—–](?:\s|$)")
+_FIRST_STOP = compile_lazily(r"[.;:!?—–](?:\s|$)")
 
 
 def _conjoined(m: re.Match[str]) -> bool:
@@ -255,31 +255,31 @@ def _finite_en(word: str) -> bool:
 
 
 # Turkish "from now on" / "any more": an order when its clause ends in a bare stem, not a tense.
-_TR_FROM_NOW = LazyPattern(r"\b(?:bundan sonra|artık)\b")
+_TR_FROM_NOW = compile_lazily(r"\b(?:bundan sonra|artık)\b")
 # ... a tense no bare stem ends in (the aorist "-er" is left out: "ver", "gönder" are stems).
-_TR_TENSE = LazyPattern(
+_TR_TENSE = compile_lazily(
     r"(?:[ıiuü]?yor|[dt][ıiuü]|m[ıiuü]ş|[ae]c[ae]k|m[ae]kt[ae]d[ıi]r|[dt][ıiuü]r)(?:lar|ler|lar[dt]ı|ler[dt]i)?"
     r"[.!]?\s*$"
 )
-_CLAUSE_STOP = LazyPattern(r"[.;!?](?:\s+|$)|[。；！？]\s*|,\s+")
+_CLAUSE_STOP = compile_lazily(r"[.;!?](?:\s+|$)|[。；！？]\s*|,\s+")
 
 
 def _clauses(line: str) -> list[str]:
-    return [c.strip(" -*#>\t\"'“”") for c in _CLAUSE_STOP.p.split(line) if c.strip()]
+    return [c.strip(" -*#>\t\"'“”") for c in _CLAUSE_STOP.split(line) if c.strip()]
 
 
 def _asks(line: str) -> bool:
     """A question about how something works (not "why not ...?", "could you ...?")."""
     s = line.strip()
-    return s.endswith(("?", "？")) and _QUESTION_OPEN.p.search(s.lstrip("¿ ")) is not None and not (
-        _QUESTION_ASKS.p.search(s)
+    return s.endswith(("?", "？")) and _QUESTION_OPEN.search(s.lstrip("¿ ")) is not None and not (
+        _QUESTION_ASKS.search(s)
     )
 
 
 def _latin_describes(first: str, rest: list[str]) -> bool:
     """A Latin-script line whose first clause states its subject and a finite verb, and whose
     other clauses open with no verb (English, Romance languages, German, Turkish)."""
-    if _SUBORDINATE.p.search(first):
+    if _SUBORDINATE.search(first):
         return False
     if _TURKISH.search(first):
         return _turkish_finite(rest[-1] if rest else first)
@@ -287,10 +287,10 @@ def _latin_describes(first: str, rest: list[str]) -> bool:
         return True
     if _names_agent(first):
         return False
-    if _LATIN_SUBJECT.p.search(first):
+    if _LATIN_SUBJECT.search(first):
         return True
-    n = _LATIN_NAME_VERB.p.search(first)
-    if n is None or _LATIN_INFINITIVE.p.search(n.group().split()[-1]) is not None:
+    n = _LATIN_NAME_VERB.search(first)
+    if n is None or _LATIN_INFINITIVE.search(n.group().split()[-1]) is not None:
         return False
     name = first.split()[0]
     found = concepts(name)
@@ -300,9 +300,9 @@ def _latin_describes(first: str, rest: list[str]) -> bool:
 
 def _en_subject_verb(clause: str) -> bool:
     """Does the clause open with a subject (not the agent) and then an English finite verb?"""
-    label = _LABEL.p.match(clause)
+    label = _LABEL.match(clause)
     words = clause[label.end() :].split() if label else clause.split()
-    if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
+    if not words or _imperative(words[0]) or _SUBORDINATE.search(words[0]):
         return False
     if label and words[0] not in BASE_VERB and _finite_en(words[0]):
         # "post-merge hook: runs `npm ci` ...": the label is the subject of the verb after it
@@ -320,10 +320,10 @@ def subject_acts(line: str) -> frozenset[str]:
     does not order anything run or deployed. Empty when the line does not open with a subject and
     a finite verb."""
     body = line.strip(" -*#>\t")
-    label = _LABEL.p.match(body)
+    label = _LABEL.match(body)
     start = label.end() if label else 0
     words = body[start:].split()
-    if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
+    if not words or _imperative(words[0]) or _SUBORDINATE.search(words[0]):
         return frozenset()
     end = -1
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
@@ -351,8 +351,8 @@ def past_report(line: str) -> bool:
     """Does the folded English line report a past event: its first clause a subject (not the
     agent) and a past verb ("the staging bot leaked the .env file ...", "a README told ...")?
     What happened is on record; an order is not in the past tense."""
-    words = _LABEL.p.sub("", _clauses(line.strip(" -*#>\t"))[0] if line.strip() else "").split()
-    if not words or _imperative(words[0]) or _SUBORDINATE.p.search(words[0]):
+    words = _LABEL.sub("", _clauses(line.strip(" -*#>\t"))[0] if line.strip() else "").split()
+    if not words or _imperative(words[0]) or _SUBORDINATE.search(words[0]):
         return False
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
@@ -367,8 +367,8 @@ def _agentive(subject: list[str]) -> bool:
     if software_agents(" ".join(subject[-3:])):
         return False  # "the fluent bit agent", "the deploy bot": a program named for its job
     head = " ".join(subject[-2:]) if subject[-1] == "bot" else subject[-1]
-    return _AGENT_SUBJECT.p.search(head) is not None or any(
-        w.endswith("'s") and _AGENT_SUBJECT.p.search(w) for w in subject
+    return _AGENT_SUBJECT.search(head) is not None or any(
+        w.endswith("'s") and _AGENT_SUBJECT.search(w) for w in subject
     )
 
 
@@ -376,13 +376,13 @@ def _names_agent(text: str) -> bool:
     """Does ``text`` name the agent ("the assistant", "you"), not a program named for its job?"""
     for a, b in reversed(software_agents(text)):
         text = text[:a] + " " * (b - a) + text[b:]
-    return _AGENT_SUBJECT.p.search(text) is not None
+    return _AGENT_SUBJECT.search(text) is not None
 
 
 def _turkish_finite(clause: str) -> bool:
     """Turkish puts the verb last: a finite ending ("çalıştırır", "gönderiyor", "sildi"), not a
     bare stem ("gönder", "çalıştır": the imperative), which the lexicon holds as a stem."""
-    if _TR_FINITE.p.search(clause) is None:
+    if _TR_FINITE.search(clause) is None:
         return False
     words = clause.split()
     lex = lexicon()
@@ -394,8 +394,8 @@ def _no_verb(phrase: str) -> bool:
     return _VERB_CONCEPTS.isdisjoint(concepts(phrase)) and not any(_finite_en(w) for w in phrase.split())
 
 
-_QUOTED = LazyPattern(QUOTATION)
-_SENTENCE = LazyPattern(r"[.!?;\n]\s")
+_QUOTED = compile_lazily(QUOTATION)
+_SENTENCE = compile_lazily(r"[.!?;\n]\s")
 
 
 def not_described(view: str, m: re.Match[str]) -> bool:
@@ -403,9 +403,9 @@ def not_described(view: str, m: re.Match[str]) -> bool:
     (``describes``) and names no secret and nothing covert: "the deploy script runs the
     migrations without asking for confirmation when --yes is passed" documents a flag."""
     lo = max(0, m.start() - 240)
-    cut = [x.end() for x in _SENTENCE.p.finditer(view, lo, m.start())]
+    cut = [x.end() for x in _SENTENCE.finditer(view, lo, m.start())]
     lo = cut[-1] if cut else (view.rfind("\n", lo, m.start()) + 1 or lo)
-    end = _SENTENCE.p.search(view, m.end(), min(len(view), m.end() + 240))
+    end = _SENTENCE.search(view, m.end(), min(len(view), m.end() + 240))
     sentence = view[lo : end.start() + 1 if end else min(len(view), m.end() + 240)]
     if not {"secret", "covert"}.isdisjoint(concepts(sentence)):
         return True
@@ -417,10 +417,10 @@ def describes(line: str) -> bool:
     agent, with no order addressed to the agent anywhere in it?"""
     s = line.strip(" -*#>\t")
     shared = s.isascii() or not (_CJK.search(s) or _CYRILLIC.search(s) or _ARABIC.search(s) or _DEVANAGARI.search(s))
-    shared = shared and _LATIN_SUBJECT.p.search(s) is not None and not _names_agent(s)
-    if not s or orders(s, shared) or any(orders(q.group()[1:-1].strip()) for q in _QUOTED.p.finditer(s)):
+    shared = shared and _LATIN_SUBJECT.search(s) is not None and not _names_agent(s)
+    if not s or orders(s, shared) or any(orders(q.group()[1:-1].strip()) for q in _QUOTED.finditer(s)):
         return False  # ... a quoted order too: 'the admin says "ignore all previous instructions"'
-    if s.endswith(("?", "？")) and _WHY_NOT.p.search(s):
+    if s.endswith(("?", "？")) and _WHY_NOT.search(s):
         return False  # "why not wipe the repo?" suggests the act
 
     if _asks(s):
@@ -432,19 +432,19 @@ def describes(line: str) -> bool:
     if len(clauses) > 1 and len(first.split()) <= 3 and not orders(first) and _no_verb(first):
         first = clauses[1]  # an opening time or place: "en mars, un script a supprimé ..."
     if _KANA.search(s):
-        return _JA_FINITE.p.search(s) is not None
+        return _JA_FINITE.search(s) is not None
     if _HANGUL.search(s):
-        return _KO_FINITE.p.search(s) is not None
+        return _KO_FINITE.search(s) is not None
     if _CJK.search(s):
-        return _ZH_SUBJECT.p.search(s) is not None
+        return _ZH_SUBJECT.search(s) is not None
     if _CYRILLIC.search(s):
-        return _RU_FINITE.p.search(s) is not None and not any(
-            not _VERB_CONCEPTS.isdisjoint(concepts(m.group())) for m in _RU_IMPERATIVE.p.finditer(s)
+        return _RU_FINITE.search(s) is not None and not any(
+            not _VERB_CONCEPTS.isdisjoint(concepts(m.group())) for m in _RU_IMPERATIVE.finditer(s)
         )
     if _ARABIC.search(s):
-        return _AR_FINITE.p.search(s) is not None
+        return _AR_FINITE.search(s) is not None
     if _DEVANAGARI.search(s):
-        return _HI_FINITE.p.search(s) is not None
+        return _HI_FINITE.search(s) is not None
     if _VIETNAMESE.search(s):
-        return _VI_VERB_FIRST.p.search(first) is None
+        return _VI_VERB_FIRST.search(first) is None
     return _latin_describes(first, clauses[1:])

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from pi_memory.security.context_checks import LazyPattern, negated
+from pi_memory.security.context_checks import negated
 from pi_memory.security.intent_match import concept_positions, lexicon, span_marks, word_marks
+from pi_memory.security.lazy_re import compile_lazily
 
 #: Object pronouns that may sit between a negation and its verb: "nunca las compartas", "ne les
 #: copie jamais", "не пересылай их", "never share it".
@@ -207,22 +208,22 @@ def not_policy(view: str, m: re.Match[str]) -> bool:
     if not m.group().startswith("without"):
         return True
     lo = max(view.rfind("\n", 0, m.start()) + 1, m.start() - 240)
-    stops = [x.end() for x in _STOP.p.finditer(view, lo, m.start())]
+    stops = [x.end() for x in _STOP.finditer(view, lo, m.start())]
     lo = stops[-1] if stops else lo
-    end = _STOP.p.search(view, m.end(), min(len(view), m.end() + 240))
+    end = _STOP.search(view, m.end(), min(len(view), m.end() + 240))
     hi = end.start() if end else min(len(view), m.end() + 240)
     if not span_marks(view, [(lo, hi)])[0].isdisjoint(_SHAPES_OUT):
         return True
     return not forbids_unconfirmed(view, lo, hi)
 
 
-_STOP = LazyPattern(r"[.;!?\n](?:\s|$)")
+_STOP = compile_lazily(r"[.;!?\n](?:\s|$)")
 
 
 #: Words of masking a secret: a note that says a token is masked, redacted or scrubbed says it is
 #: not sent ("tokens are masked before shipping", "the shipper redacts API keys", "токены
 #: маскируются"). Words of hiding in general are left out: "hide the token from the user" conceals.
-_MASKING = LazyPattern(
+_MASKING = compile_lazily(
     r"(?<!\w)(?:mask(?:s|ed|ing)?|redact\w*|scrub\w*|obfuscat\w*|saniti[sz]\w*|censor\w*|anonymi[sz]\w*|"
     r"pseudonymi[sz]\w*|\[redacted\]|enmascar\w*|ofusc\w*|mascar\w*|masqu\w*|caviard\w*|maskier\w*|"
     r"geschwärzt|schwärz\w*|mascher\w*|offuscat\w*|маскир\w*|замаскир\w*|maskele\w*)(?!\w)|"
@@ -230,7 +231,7 @@ _MASKING = LazyPattern(
 )
 #: How far (in words, within one clause) a masking word reaches the secret it masks.
 _MASK_REACH = 5
-_CLAUSE = LazyPattern(r"[.;!?\n]\s|[;。；]|,\s|\s(?:but|pero|mas|mais|aber|ma|но|ama|nhưng)\s")
+_CLAUSE = compile_lazily(r"[.;!?\n]\s|[;。；]|,\s|\s(?:but|pero|mas|mais|aber|ma|но|ama|nhưng)\s")
 
 
 def masked(folded: str, lo: int, hi: int) -> bool:
@@ -241,8 +242,8 @@ def masked(folded: str, lo: int, hi: int) -> bool:
     secrets = [pos for pos, found in concept_positions(line) if not found.isdisjoint({"secret", "cred"})]
     if not secrets:
         return False
-    masks = [m.start() for m in _MASKING.p.finditer(line) if not _unmasked(line, m.start())]
-    cuts = [m.start() for m in _CLAUSE.p.finditer(line)]
+    masks = [m.start() for m in _MASKING.finditer(line) if not _unmasked(line, m.start())]
+    cuts = [m.start() for m in _CLAUSE.finditer(line)]
 
     def reaches(a: int, b: int) -> bool:
         lo_, hi_ = min(a, b), max(a, b)

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 
-from pi_memory.security.context_checks import LazyPattern
+from pi_memory.security.lazy_re import compile_lazily
 
 #: A short heading before the question: "Open question for the team: ", "Q: ", "Retro: ".
-_LABEL = LazyPattern(r"^[^:?？\n]{1,60}[:：]\s*")
+_LABEL = compile_lazily(r"^[^:?？\n]{1,60}[:：]\s*")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 #: How a spaced language opens a yes/no or wh- question about someone other than the reader.
-_OPENS = LazyPattern(
+_OPENS = compile_lazily(
     r"^(?:¿\s*)?(?:should|shall|can|could|may|might|would|will|is|are|was|were|do|does|did|must|"
     r"who|what|when|which|where|how|"
     r"debería|deberían|debe|puede|pueden|es|está|hay|quién|qué|cuándo|"
@@ -34,19 +34,19 @@ _OPENS = LazyPattern(
     r"có nên|có được|có thể|liệu)\b"
 )
 #: Question particles (anywhere in the sentence): ru, tr, ar, hi, vi, ja, ko, zh.
-_PARTICLE = LazyPattern(
+_PARTICLE = compile_lazily(
     r"(?<!\w)(?:ли|mı|mi|mu|mü|هل|क्या)(?!\w)|không\s*[?？]|"
     r"(?:か|かな|ですか|でしょうか|だろうか)\s*[?？]|(?:까|나요|는가|은가|을까|ㄹ까)\s*[?？]|吗\s*[?？]|是否|能否|可否|要不要|该不该|应不应该"
 )
 #: The reader addressed, or a request: the question asks someone to act.
-_ADDRESSED = LazyPattern(
+_ADDRESSED = compile_lazily(
     r"(?<!\w)(?:you|your|u|ya|please|pls|why not|how about|tú|usted|puedes|podrías|"
     r"você|pode me|vous|tu|peux|pourrais|du|kannst|könntest|sollst|"
     r"ты|вы|можешь|можете|sen|siz|misin|mısın|musun|müsün|bạn|أنت|يمكنك|تستطيع|आप|तुम)(?!\w)|"
     r"あなた|君|ください|くれ|もらえ|당신|너는|주세요|줄래|주시|你|您|请"
 )
 #: A sentence after the question that answers it: the note then states the permission.
-_ANSWER = LazyPattern(r"^(?:yes|yep|sure|sí|si|oui|ja|да|evet|có|نعم|हाँ|हां|はい|네|예|是|可以|对)(?!\w)")
+_ANSWER = compile_lazily(r"^(?:yes|yep|sure|sí|si|oui|ja|да|evet|có|نعم|हाँ|हां|はい|네|예|是|可以|对)(?!\w)")
 
 
 def deliberates(line: str) -> bool:
@@ -54,18 +54,18 @@ def deliberates(line: str) -> bool:
     answered by nothing after it, with no order in its other sentences?"""
     from pi_memory.security.mood import orders
 
-    body = _LABEL.p.sub("", line.strip(" -*#>\t"), count=1)
+    body = _LABEL.sub("", line.strip(" -*#>\t"), count=1)
     sentences = [s for s in _SENTENCE.split(body) if s.strip()]
     if not sentences or not sentences[0].rstrip().endswith(("?", "？")):
         return False
     first = sentences[0].strip()
-    if _ADDRESSED.p.search(first) or not (_OPENS.p.search(first) or _PARTICLE.p.search(first)):
+    if _ADDRESSED.search(first) or not (_OPENS.search(first) or _PARTICLE.search(first)):
         return False
     for rest in sentences[1:]:
         rest = rest.strip()
         if rest.endswith(("?", "？")):
-            if _ADDRESSED.p.search(rest):
+            if _ADDRESSED.search(rest):
                 return False
-        elif _ANSWER.p.search(rest) or orders(rest):
+        elif _ANSWER.search(rest) or orders(rest):
             return False
     return True

@@ -18,26 +18,26 @@ act, condition or removal among the line's intent concepts:
 
 from __future__ import annotations
 
-from pi_memory.security.context_checks import LazyPattern
+from pi_memory.security.lazy_re import compile_lazily
 
 #: A scheduler, a unit or a config file opening the line: the record's subject.
-_SETUP_SUBJECT = LazyPattern(
+_SETUP_SUBJECT = compile_lazily(
     r"^(?:launchd|launchctl|systemd|cron|crontab|anacron|fcron|schtasks|task scheduler|launchagent|launchagents|"
     r"[\w@.-]+\.(?:plist|service|timer|socket|path)|~/library/launchagents/\S+|~/\.config/systemd/\S+)\b"
 )
 #: A file named as a place: an optional preposition, the file, an optional past participle, a colon.
-_FILE_PLACE = LazyPattern(
+_FILE_PLACE = compile_lazily(
     r"^(?:(?:in|en|em|dans|im|in der|nel|nella|в|во|trong)\s+)?(?:the\s+|la\s+|le\s+|o\s+)?"
     r"(?:~/|\$home/|\./)?\.?[\w-]*(?:rc|\.conf|\.cfg|\.ini|\.toml|\.env|profile|_profile|\.sh)"
     r"(?:\s+(?:\w+(?:ed|ado|ido|ato|ito|é|ée|но|ено|ано)))?\s*[:：]\s*"
 )
 #: One shell setting; the settings of a line are joined by ";", "," or "and" in any language.
-_SETTING = LazyPattern(
+_SETTING = compile_lazily(
     r"^(?:export\s+)?[a-z_][a-z0-9_]*=\S+$|^alias\s+[\w.-]+=\S.*$|^(?:setopt|unsetopt|unset|unalias)\s+[\w-]+$"
 )
-_JOIN = LazyPattern(r"\s*(?:;|,|\s(?:and|y|e|et|und|и|ve|và)\s)\s*")
+_JOIN = compile_lazily(r"\s*(?:;|,|\s(?:and|y|e|et|und|и|ve|và)\s)\s*")
 #: What a shell setting must not hold to be only a setting: a command substitution, a pipe.
-_RUNS = LazyPattern(r"\$\(|`|\|")
+_RUNS = compile_lazily(r"\$\(|`|\|")
 
 
 def setup_record(line: str) -> bool:
@@ -46,14 +46,14 @@ def setup_record(line: str) -> bool:
     from pi_memory.security.mood import describes, orders
 
     s = line.strip(" -*#>\t")
-    if _SETUP_SUBJECT.p.search(s):
+    if _SETUP_SUBJECT.search(s):
         return describes(s)
-    place = _FILE_PLACE.p.search(s)
+    place = _FILE_PLACE.search(s)
     if place is None or orders(s[: place.end()]):
         return False
     body = s[place.end() :].strip().rstrip(".")
-    parts = [p.strip().strip("\"'") for p in _JOIN.p.split(body) if p.strip()]
-    return bool(parts) and _RUNS.p.search(body) is None and all(_SETTING.p.search(_unquote(p)) for p in parts)
+    parts = [p.strip().strip("\"'") for p in _JOIN.split(body) if p.strip()]
+    return bool(parts) and _RUNS.search(body) is None and all(_SETTING.search(_unquote(p)) for p in parts)
 
 
 def _unquote(setting: str) -> str:

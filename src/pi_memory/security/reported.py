@@ -18,7 +18,7 @@ written from each grammar:
 
 from __future__ import annotations
 
-from pi_memory.security.context_checks import LazyPattern
+from pi_memory.security.lazy_re import compile_lazily
 
 _LATIN_REPORTING = (
     # es
@@ -60,7 +60,7 @@ _SCRIPT_REPORTING = (
     r"叫(?:代理|助手|机器人)"
 )
 #: A verb of saying or asking in a past or reported form, with its addressee.
-REPORTING = LazyPattern(r"(?<!\w)(?:" + _LATIN_REPORTING + r")(?!\w)|" + _SCRIPT_REPORTING)
+REPORTING = compile_lazily(r"(?<!\w)(?:" + _LATIN_REPORTING + r")(?!\w)|" + _SCRIPT_REPORTING)
 
 _LATIN_VOICE = (
     r"atacante|incidente|bloque\w*|rechaz\w*|se\s+negó|negó|report\w*|informe|registr(?:ó|amos|aron|ad[oa]s?)|detect\w*|"
@@ -81,13 +81,13 @@ _SCRIPT_VOICE = (
     r"攻击者|事件|拦截|拒绝|上报|报告|检测|阻止"
 )
 #: The words of a report about an attack or its outcome.
-VOICE = LazyPattern(r"(?<!\w)(?:" + _LATIN_VOICE + r")|" + _SCRIPT_VOICE)
+VOICE = compile_lazily(r"(?<!\w)(?:" + _LATIN_VOICE + r")|" + _SCRIPT_VOICE)
 
 
 def reported(line: str) -> bool:
     """Does the folded ``line`` report, in a language other than English, an order someone gave
     to the agent (a reporting verb with its addressee) in the voice of an incident report?"""
-    return REPORTING.p.search(line) is not None and VOICE.p.search(line) is not None
+    return REPORTING.search(line) is not None and VOICE.search(line) is not None
 
 
 _LATIN_CUES = (
@@ -109,7 +109,7 @@ _SCRIPT_CUES = (
 )
 #: Nouns that introduce a quotation as an object of study (a test, what a filter blocks), in the
 #: 13 languages besides English.
-MENTION_CUES = LazyPattern(r"(?<!\w)(?:" + _LATIN_CUES + r")(?!\w)|" + _SCRIPT_CUES)
+MENTION_CUES = compile_lazily(r"(?<!\w)(?:" + _LATIN_CUES + r")(?!\w)|" + _SCRIPT_CUES)
 
 _LATIN_INSTANCES = (
     r"ejemplo|muestra|cadena|frase|"
@@ -134,4 +134,4 @@ _SCRIPT_INSTANCES = (
 )
 #: Nouns that introduce a quotation as an instance (an example, a phrase, a string): a mention
 #: only in a line about tests or detection (``mentions.about_tests``).
-INSTANCE_CUES = LazyPattern(r"(?<!\w)(?:" + _LATIN_INSTANCES + r")(?!\w)|" + _SCRIPT_INSTANCES)
+INSTANCE_CUES = compile_lazily(r"(?<!\w)(?:" + _LATIN_INSTANCES + r")(?!\w)|" + _SCRIPT_INSTANCES)

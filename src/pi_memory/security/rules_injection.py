@@ -13,7 +13,6 @@ import re
 from dataclasses import replace
 
 from pi_memory.security.context_checks import (
-    LazyPattern,
     except_quoted_mentions,
     not_reported,
     not_user_private,
@@ -21,6 +20,7 @@ from pi_memory.security.context_checks import (
 )
 from pi_memory.security.engine import ALL, CONTEXT, Rule, rule
 from pi_memory.security.fragments import CLAUSE, fill, sent
+from pi_memory.security.lazy_re import compile_lazily
 from pi_memory.security.mentions import about_tests, line_of
 from pi_memory.security.mood import not_described
 from pi_memory.security.prohibition import not_policy
@@ -54,7 +54,7 @@ _MENTION = (
 )
 # ... and "the phrase 'ignore previous instructions'", "e.g. '...'": a mention only in a line about
 # tests or detection. A bare 'Example: "ignore all previous instructions"' passes the order on.
-_INSTANCE_MENTION = LazyPattern(
+_INSTANCE_MENTION = compile_lazily(
     r"(?:named|called|titled|phrases?|strings?|such as|like|e\.g\.|examples?|prompts? like|contains?|"
     r"containing|includes?|including|quoted?|quotes?|literal|says?|spot)"
     r"\s*[:,]?\s*[\"'`]\s*$"
@@ -64,7 +64,7 @@ _INSTANCE_MENTION = LazyPattern(
 def _override_given(view: str, m: re.Match[str]) -> bool:
     """The override rule's check: not negated, not reported, and not an instance quoted in a line
     about tests or detection ("strings like 'ignore previous instructions' are blocked")."""
-    if _INSTANCE_MENTION.p.search(view, max(0, m.start() - 60), m.start()) and about_tests(
+    if _INSTANCE_MENTION.search(view, max(0, m.start() - 60), m.start()) and about_tests(
         line_of(view, m.start(), m.end())
     ):
         return False
