@@ -23,12 +23,10 @@ intent and the model words that carried it (never the line itself).
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 import pi_memory.security.intent_licence as intent_licence
@@ -39,6 +37,7 @@ from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_match import ascii_lexicon, concepts, forget_segments, span_marks
 from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
+from pi_memory.security.intent_weights import Model, load_model, model_from_dict
 from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
@@ -65,17 +64,8 @@ class IntentHit:
     end: int
 
 
-@dataclass(frozen=True)
-class Model:
-    classes: tuple[str, ...]  # classes[0] is "benign"
-    bias: tuple[float, ...]
-    weights: dict[str, tuple[float, ...]]
-    threshold: float
-    # The verdict of each set of concepts seen: lines repeat the same few sets (bounded memo).
-    verdicts: dict[tuple[frozenset[str], float], object] = field(default_factory=dict, compare=False, repr=False)
-
-
-__all__ = ["IntentHit", "Model", "concepts", "detect", "features", "load_model", "segments", "span_marks"]
+__all__ = ["IntentHit", "Model", "concepts", "detect", "features", "load_model", "model_from_dict", "segments",
+           "span_marks"]
 
 
 def features(segment: str) -> list[str]:
@@ -414,37 +404,3 @@ def _kept_unless_past(marks: set[str], line: str) -> bool:
 _RECORD_KINDS: dict[str, frozenset[str]] = {"persistence": frozenset(), "c2": frozenset({"comply"})}
 _MISSING = object()
 _CACHE_LIMIT = 200_000  # concept sets seen: a bounded memo
-
-
-def model_from_dict(data: dict[str, object]) -> Model:
-    weights = data["weights"]
-    assert isinstance(weights, dict)
-    return Model(
-        classes=tuple(data["classes"]),  # type: ignore[arg-type]
-        bias=tuple(data["bias"]),  # type: ignore[arg-type]
-        weights={k: tuple(v) for k, v in weights.items()},
-        threshold=float(data["threshold"]),  # type: ignore[arg-type]
-    )
-
-
-@cache
-def load_model() -> Model | None:
-    """The shipped model, or ``None`` when the package was built without one."""
-    try:
-        raw = _model_text()
-    except (FileNotFoundError, OSError):
-        return None
-    return model_from_dict(json.loads(raw))
-
-
-def _model_text() -> str:
-    """The shipped weights' JSON: read beside this module when the package is a directory (no
-    ``importlib.resources`` import, which pulls in ``pathlib``, ``tempfile`` and ``shutil``), else
-    through ``importlib.resources`` (a zipped package)."""
-    path = os.path.join(os.path.dirname(__file__), "intent_model.json")
-    if os.path.isfile(path):
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    from importlib import resources
-
-    return resources.files("pi_memory.security").joinpath("intent_model.json").read_text("utf-8")
