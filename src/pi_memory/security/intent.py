@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
+import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 from pi_memory.security import context_checks, directions, mentions, mood, normalize, prohibition, questions
@@ -41,7 +42,8 @@ from pi_memory.security.intent_weights import Model, load_model, model_from_dict
 from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
-_UNSCORED = COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS | intent_licence.UNWEIGHTED | intent_persist.UNWEIGHTED
+_UNSCORED = (COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS | intent_licence.UNWEIGHTED | intent_persist.UNWEIGHTED
+             | intent_chores.UNWEIGHTED)
 """Concepts only the written combinations read (the facets of an order and the technical acts):
 the learned weights never score them, so adding one moves no line the weights flag or clear."""
 MAX_SEGMENTS = 256
@@ -291,6 +293,8 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
         if "meta" in marks and mentions.instance_only(folded[lo:hi]):
             marks = marks - {"meta"}
+        if "chore" in marks:
+            marks = marks | intent_chores.place_marks(folded[lo:hi])  # a verdict is memoised per concept set
         hit = _line_verdict(model, marks, folded, lo, hi)
         if hit is not None:
             hit = _second_look(model, hit, marks, folded, lo, hi)
@@ -306,9 +310,9 @@ def _line_verdict(model: Model, marks: set[str], folded: str, lo: int, hi: int) 
     hit = model.verdicts.get(key, _MISSING)
     if hit is _MISSING:
         if discount:  # a line about attacks: the weights first, a kind's definition if it orders
-            hit = _hit(model, _pairs(marks), 0, 0, discount) or _combination(marks, discount)
+            hit = _weights(model, marks, folded[lo:hi], discount) or _combination(marks, discount)
         else:
-            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0)
+            hit = _combination(marks) or _weights(model, marks, folded[lo:hi])
         if len(model.verdicts) < _CACHE_LIMIT:
             model.verdicts[key] = hit
     return hit if isinstance(hit, IntentHit) else None
@@ -361,7 +365,7 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         # An order someone else gave, reported in incident voice without a defender word of the
         # lexicon ("el atacante le dijo al agente que ...; se negó"): the weights, as a report.
         discount = REPORT_DISCOUNT
-        final = _hit(model, _pairs(read), 0, 0, discount)
+        final = _weights(model, read, line, discount)
     if final is not None and not _kept_unless_past(read, line) and mood.describes(line):
         # A description ("cron runs the cleanup job every hour"): the weights, with less weight,
         # without the acts only its subject names ("the deploy script posts ...") and without a
@@ -369,8 +373,18 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         described = read - mood.subject_acts(line)
         if "channel" in described and directions.channel_is_output(line):
             described = described - {"channel"}
-        return _hit(model, _pairs(described), 0, 0, discount + DESCRIPTION_DISCOUNT)
+        return _weights(model, described, line, discount + DESCRIPTION_DISCOUNT)
     return final
+
+
+def _weights(model: Model, marks: set[str], line: str, discount: float = 0.0) -> IntentHit | None:
+    """The learned weights' verdict on a line's concepts, cleared when it is persistence and the
+    job's payload is a chore with no risk element (``intent_chores.ordinary_job``): "add a cron
+    job that backs up ~/Documents to the NAS every night" re-runs a backup, nothing more."""
+    hit = _hit(model, _pairs(marks), 0, 0, discount)
+    if hit is not None and hit.intent == "persistence" and intent_chores.ordinary_job(marks, line):
+        return None
+    return hit
 
 
 #: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.
