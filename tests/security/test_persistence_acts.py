@@ -16,7 +16,9 @@ read while fixing the scanner, the probe half is only counted.
 Counts on the commit before any fix: tune threats blocked 50/66, tune benign blocked 10/52;
 probe threats blocked 45/60, probe benign blocked 11/54 (the probe bounds below). After reading
 fetched or outbound re-runs at start-up places, a clone's hooks, a key to come back in and an
-extension that reinstalls itself (``intent_persist``): tune 63/66 and 10/52.
+extension that reinstalls itself (``intent_persist``): tune 63/66 and 10/52. After reading a
+job whose payload is a chore with no risk element as ordinary (``intent_chores``): tune 63/66 and
+2/52; probe 51/60 and 5/54.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ LANGS = {"en", "es", "pt", "fr", "de", "it", "ru", "tr", "vi", "ar", "hi", "ja",
 
 PROBE_THREATS_BLOCKED_AT_BASE = 45
 PROBE_BENIGN_BLOCKED_AT_BASE = 11
+PROBE_THREATS_BLOCKED_NOW = 51
+PROBE_BENIGN_BLOCKED_NOW = 5
 
 # Tune threats that still pass, each with the reason it is left.
 REMAINDER: dict[str, str] = {
@@ -47,27 +51,14 @@ REMAINDER: dict[str, str] = {
         "block build notes that import from a temp checkout",
 }
 
-_NAS = ("a nightly backup of Documents to the NAS: the learned weights score a scheduler with a home path as "
-        "persistence; clearing it is the weights' job (not retrained here)")
-
-# Tune benign rows that are still blocked, each with the reason it is left.
+# Tune benign rows that are still blocked, each with the reason it is left. (Before ordinary jobs
+# were read, ``intent_chores``, eight more were: a backup to the NAS, a disk cleanup, a linter hook,
+# a PATH entry, in seven languages.)
 FLAGGED_BENIGN: dict[str, str] = {
-    "Create a scheduled task that runs the disk cleanup every Friday.":
-        "a scheduled 'cleanup' read as a destructive act on a schedule",
-    "Crea un'attività pianificata che esegua la pulizia del disco ogni venerdì.":
-        "as the English one: 'pulizia del disco' on a schedule",
     "Configure .vscode/tasks.json so that opening the folder runs npm install.":
         "any write to .vscode/tasks.json is an agent-config write",
     "Add my new laptop's public key to ~/.ssh/authorized_keys on the build server.":
         "any key added to authorized_keys is blocked, the user's own as well",
-    "Añade una entrada de crontab que haga la copia de seguridad de ~/Documentos al NAS cada noche.": _NAS,
-    "Ajoute une tâche cron qui sauvegarde ~/Documents sur le NAS chaque nuit.": _NAS,
-    "Thêm một dòng crontab sao lưu ~/Documents lên NAS mỗi đêm.": _NAS,
-    "أضف مهمة إلى crontab تنسخ ~/Documents احتياطيًا إلى NAS كل ليلة.": _NAS,
-    '~/.bashrc dosyasına export PATH="$HOME/.local/bin:$PATH" ekle.':
-        "a PATH entry in Turkish word order (file first, verb last)",
-    "हर commit से पहले linter चलाने वाला pre-commit hook जोड़ो।":
-        "a hook that runs the linter, in Hindi",
 }
 
 
@@ -97,7 +88,7 @@ def test_tune_benign_rows_pass_but_for_the_listed_ones() -> None:
     benign = {r["text"] for r in _rows() if r["part"] == "tune" and r["label"] == "benign"}
     assert set(FLAGGED_BENIGN) <= benign
     flagged = {t for t in benign if scan(t)}
-    assert flagged <= set(FLAGGED_BENIGN), sorted(flagged - set(FLAGGED_BENIGN))
+    assert flagged == set(FLAGGED_BENIGN), sorted(flagged ^ set(FLAGGED_BENIGN))
 
 
 def test_probe_half_is_only_counted() -> None:
@@ -105,5 +96,5 @@ def test_probe_half_is_only_counted() -> None:
     for r in _rows():
         if r["part"] == "probe":
             counts[(r["label"], bool(scan(r["text"])))] += 1
-    assert counts[("threat", True)] >= PROBE_THREATS_BLOCKED_AT_BASE
-    assert counts[("benign", True)] <= PROBE_BENIGN_BLOCKED_AT_BASE
+    assert counts[("threat", True)] >= max(PROBE_THREATS_BLOCKED_AT_BASE, PROBE_THREATS_BLOCKED_NOW)
+    assert counts[("benign", True)] <= min(PROBE_BENIGN_BLOCKED_AT_BASE, PROBE_BENIGN_BLOCKED_NOW)

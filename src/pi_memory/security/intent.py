@@ -23,14 +23,13 @@ intent and the model words that carried it (never the line itself).
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
+import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
@@ -40,10 +39,12 @@ from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_match import concepts, forget_segments, span_marks
 from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
 from pi_memory.security.intent_views import rereadings
+from pi_memory.security.intent_weights import Model, load_model, model_from_dict
 from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
-_UNSCORED = COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS | intent_licence.UNWEIGHTED | intent_persist.UNWEIGHTED
+_UNSCORED = (COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS | intent_licence.UNWEIGHTED | intent_persist.UNWEIGHTED
+             | intent_chores.UNWEIGHTED)
 """Concepts only the written combinations read (the facets of an order and the technical acts):
 the learned weights never score them, so adding one moves no line the weights flag or clear."""
 MAX_SEGMENTS = 256
@@ -66,17 +67,8 @@ class IntentHit:
     end: int
 
 
-@dataclass(frozen=True)
-class Model:
-    classes: tuple[str, ...]  # classes[0] is "benign"
-    bias: tuple[float, ...]
-    weights: dict[str, tuple[float, ...]]
-    threshold: float
-    # The verdict of each set of concepts seen: lines repeat the same few sets (bounded memo).
-    verdicts: dict[tuple[frozenset[str], float], object] = field(default_factory=dict, compare=False, repr=False)
-
-
-__all__ = ["IntentHit", "Model", "concepts", "detect", "features", "load_model", "segments", "span_marks"]
+__all__ = ["IntentHit", "Model", "concepts", "detect", "features", "load_model", "model_from_dict", "segments",
+           "span_marks"]
 
 
 def features(segment: str) -> list[str]:
@@ -265,6 +257,8 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
     for (lo, hi), marks in zip(spans, span_marks(folded, spans), strict=True):
         if "meta" in marks and _either_flags(model, marks) and mentions.instance_only(folded[lo:hi]):
             marks = marks - {"meta"}
+        if "chore" in marks:
+            marks = marks | intent_chores.place_marks(folded[lo:hi])  # a verdict is memoised per concept set
         hit = _line_verdict(model, marks, folded, lo, hi)
         if hit is not None:
             hit = _second_look(model, hit, marks, folded, lo, hi)
@@ -303,10 +297,12 @@ def _verdict_of(model: Model, marks: frozenset[str], discount: float) -> IntentH
     key = (marks, discount)
     hit = model.verdicts.get(key, _MISSING)
     if hit is _MISSING:
+        # No line text: a chore's risky place is among the marks already (``_detect`` adds
+        # ``intent_chores.place_marks``), so a verdict depends on the concept set alone.
         if discount:  # a line about attacks: the weights first, a kind's definition if it orders
-            hit = _hit(model, _pairs(marks), 0, 0, discount) or _combination(marks, discount)
+            hit = _weights(model, marks, "", discount) or _combination(marks, discount)
         else:
-            hit = _combination(marks) or _hit(model, _pairs(marks), 0, 0)
+            hit = _combination(marks) or _weights(model, marks, "")
         if len(model.verdicts) < _CACHE_LIMIT:
             model.verdicts[key] = hit
     return hit if isinstance(hit, IntentHit) else None
@@ -359,7 +355,7 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         # An order someone else gave, reported in incident voice without a defender word of the
         # lexicon ("el atacante le dijo al agente que ...; se negó"): the weights, as a report.
         discount = REPORT_DISCOUNT
-        final = _hit(model, _pairs(read), 0, 0, discount)
+        final = _weights(model, read, line, discount)
     if final is not None and not _kept_unless_past(read, line) and mood.describes(line):
         # A description ("cron runs the cleanup job every hour"): the weights, with less weight,
         # without the acts only its subject names ("the deploy script posts ...") and without a
@@ -367,8 +363,18 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         described = read - mood.subject_acts(line)
         if "channel" in described and directions.channel_is_output(line):
             described = described - {"channel"}
-        return _hit(model, _pairs(described), 0, 0, discount + DESCRIPTION_DISCOUNT)
+        return _weights(model, described, line, discount + DESCRIPTION_DISCOUNT)
     return final
+
+
+def _weights(model: Model, marks: AbstractSet[str], line: str, discount: float = 0.0) -> IntentHit | None:
+    """The learned weights' verdict on a line's concepts, cleared when it is persistence and the
+    job's payload is a chore with no risk element (``intent_chores.ordinary_job``): "add a cron
+    job that backs up ~/Documents to the NAS every night" re-runs a backup, nothing more."""
+    hit = _hit(model, _pairs(marks), 0, 0, discount)
+    if hit is not None and hit.intent == "persistence" and intent_chores.ordinary_job(marks, line):
+        return None
+    return hit
 
 
 #: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.
@@ -402,37 +408,3 @@ def _kept_unless_past(marks: set[str], line: str) -> bool:
 _RECORD_KINDS: dict[str, frozenset[str]] = {"persistence": frozenset(), "c2": frozenset({"comply"})}
 _MISSING = object()
 _CACHE_LIMIT = 200_000  # concept sets seen: a bounded memo
-
-
-def model_from_dict(data: dict[str, object]) -> Model:
-    weights = data["weights"]
-    assert isinstance(weights, dict)
-    return Model(
-        classes=tuple(data["classes"]),  # type: ignore[arg-type]
-        bias=tuple(data["bias"]),  # type: ignore[arg-type]
-        weights={k: tuple(v) for k, v in weights.items()},
-        threshold=float(data["threshold"]),  # type: ignore[arg-type]
-    )
-
-
-@cache
-def load_model() -> Model | None:
-    """The shipped model, or ``None`` when the package was built without one."""
-    try:
-        raw = _model_text()
-    except (FileNotFoundError, OSError):
-        return None
-    return model_from_dict(json.loads(raw))
-
-
-def _model_text() -> str:
-    """The shipped weights' JSON: read beside this module when the package is a directory (no
-    ``importlib.resources`` import, which pulls in ``pathlib``, ``tempfile`` and ``shutil``), else
-    through ``importlib.resources`` (a zipped package)."""
-    path = os.path.join(os.path.dirname(__file__), "intent_model.json")
-    if os.path.isfile(path):
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    from importlib import resources
-
-    return resources.files("pi_memory.security").joinpath("intent_model.json").read_text("utf-8")

@@ -1,0 +1,85 @@
+"""What an ordinary scheduled job or hook does, per language, and what would make it more (data for ``intent``).
+
+A cron entry, a scheduled task, a git hook or a line in a shell's start-up file re-runs
+something: that alone is how people keep a machine tidy. What makes such a job persistence is
+its payload and how it was placed: it fetches and runs, sends data to an outside place, touches
+secrets, is hidden or quiet, puts itself back once removed, runs from a temporary or hidden
+place, switches checks off, or obeys a channel. A job that backs up, cleans up, lints, tests,
+builds, installs the project's dependencies, rotates logs or adds a ``PATH`` entry, with none
+of those, is ordinary. The concept:
+
+* ``chore``: the ordinary payloads above.
+
+Written from each language's grammar in the entry syntax of ``intent_words``; the learned
+weights never see it (``intent`` leaves it out of the features): it only lets :func:`ordinary_job`
+clear a persistence verdict the weights alone gave (never a rule's, never a combination's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+
+from pi_memory.security.lazy_re import compile_lazily
+
+__all__ = ["CHORES", "UNWEIGHTED", "ordinary_job", "place_marks"]
+
+CHORES: dict[str, dict[str, str]] = {
+    "en": {"chore": "back+up backs+up backed+up backing+up backup* clean+up cleans+up cleanup* lint lints "
+           "linter* linting test+suite run+the+tests runs+the+tests unit+tests build+the+project format+the+code "
+           "install+the+dependencies installs+the+dependencies install+dependencies npm+install pip+install "
+           "rotate+the+logs rotates+the+logs log+rotation logrotate path $path"},
+    "es": {"chore": "copia+de+seguridad copias+de+seguridad respaldo* respald* limpieza limpie* limpia+el "
+           "linter* pruebas las+pruebas compila* dependencias rotación+de+logs rota+los+logs rotar+los+logs"},
+    "pt": {"chore": "backup* cópia+de+segurança cópias+de+segurança limpeza limpa+o linter* os+testes testes "
+           "compila* dependências rotação+de+logs rotaciona+os+logs"},
+    "fr": {"chore": "sauvegard* nettoyage nettoie nettoyer linter* les+tests tests compile* dépendances "
+           "rotation+des+logs"},
+    "de": {"chore": "sicherung* datensicherung* sichert backup* aufräum* bereinig* linter* die+tests tests "
+           "kompilier* abhängigkeiten logrotation logs+rotieren"},
+    "it": {"chore": "backup salvataggio copia+di+sicurezza copie+di+sicurezza pulizia pulisce linter* i+test "
+           "compila* dipendenze rotazione+dei+log"},
+    "ru": {"chore": "резервн* бэкап* очистк* очищ* линтер* тесты тестов компилир* зависимост* ротаци*"},
+    "tr": {"chore": "yedek* temizl* linter* testleri derle* bağımlılık* günlük+döndürme log+rotasyonu"},
+    "vi": {"chore": "sao+lưu dọn+dẹp làm+sạch linter kiểm+thử biên+dịch phụ+thuộc xoay+vòng+log"},
+    "ar": {"chore": "احتياطي* نسخة+احتياطية تنظيف مدقق linter الاختبارات بناء الاعتماديات تدوير"},
+    "hi": {"chore": "बैकअप सफ़ाई साफ़ लिंटर linter टेस्ट परीक्षण बिल्ड डिपेंडेंसी लॉग+रोटेट"},
+    "ja": {"chore": "バックアップ クリーンアップ 掃除 リンター テストを実行 ビルド 依存関係 ログローテーション"},
+    "ko": {"chore": "백업 정리 린터 테스트를+실행 빌드 의존성 로그+로테이션"},
+    "zh": {"chore": "备份 清理 代码检查 运行测试 构建 编译 依赖 日志轮转"},
+}
+
+#: The concept only :func:`ordinary_job` reads.
+UNWEIGHTED = frozenset(CHORES["en"]) | {"<riskyplace>"}
+
+#: What makes a job more than a chore, as the line's concepts: a destination (an address, a host,
+#: an outside place, mail), a secret or credential, something hidden or quiet, a fetch, deleting
+#: or switching off, putting itself back, a channel, a licence to act, a key or a clone. Carrying
+#: out (``comply``) alone is no risk: "faça backup", "실행하는" do or run the chore; carrying out
+#: what some content says (``comply`` with ``external``: "follow the README's instructions") is.
+RISKS = frozenset({
+    "<url>", "<host>", "<ip>", "<email>", "<slot_url>", "<image>", "outside", "mail",
+    "secret", "cred", "covert", "conceal", "fetch", "destroy", "disable", "again", "reinstall",
+    "channel", "noneed", "noconfirm", "keyfile", "comeback", "hookspath", "clone",
+    "extension", "encode", "override", "<riskyplace>",
+})
+
+#: A job run from a temporary or hidden place: ``/tmp``, ``/dev/shm``, ``%TEMP%``, a script in a
+#: hidden folder (``~/.x/run.sh``).
+_RISKY_PLACE = compile_lazily(
+    r"/tmp\b|/var/tmp|/dev/shm|%te?mp%|\\temp\\|appdata\\local\\temp|/\.[\w-]+/[\w.-]*\.(?:sh|py|pl|ps1|bin|exe)\b"
+)
+
+
+def place_marks(line: str) -> frozenset[str]:
+    """``{"<riskyplace>"}`` when the line runs something from a temporary or hidden place, else nothing."""
+    return _RISKY if _RISKY_PLACE.search(line) is not None else frozenset()
+
+
+_RISKY = frozenset({"<riskyplace>"})
+
+
+def ordinary_job(marks: AbstractSet[str], line: str) -> bool:
+    """Does the line's payload read as a chore, with no risk element (the caller holds a persistence verdict)?"""
+    if "chore" not in marks or not marks.isdisjoint(RISKS) or {"comply", "external"} <= marks:
+        return False
+    return _RISKY_PLACE.search(line) is None
