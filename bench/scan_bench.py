@@ -77,11 +77,8 @@ def chunk(text: str, size: int = 2000) -> list[str]:
     return entries
 
 
-def realistic_sets(locomo: Path) -> dict[str, list[str]]:
-    """Ordinary text a memory store sees: docs, source code, chat dialogue (~2 KB entries)."""
-    docs = "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "docs").glob("*.md")))
-    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "src").rglob("*.py")))
-    sets = {"repo_docs": chunk(docs), "python_source": chunk(source)}
+def locomo_turns(locomo: Path) -> list[str]:
+    """Every dialogue turn of the LoCoMo conversations in ``locomo``, as ``speaker: text``."""
     turns: list[str] = []
     for path in sorted(locomo.glob("*.json")):
         conversation = json.loads(path.read_text(encoding="utf-8"))
@@ -90,6 +87,15 @@ def realistic_sets(locomo: Path) -> dict[str, list[str]]:
                 turns.extend(
                     f"{t.get('speaker', '')}: {t['text']}" for t in value if isinstance(t, dict) and "text" in t
                 )
+    return turns
+
+
+def realistic_sets(locomo: Path) -> dict[str, list[str]]:
+    """Ordinary text a memory store sees: docs, source code, chat dialogue (~2 KB entries)."""
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "docs").glob("*.md")))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "src").rglob("*.py")))
+    sets = {"repo_docs": chunk(docs), "python_source": chunk(source)}
+    turns = locomo_turns(locomo)
     if turns:
         sets["locomo_dialogue"] = chunk("\n".join(turns))
     return sets

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pi_memory.security import SCOPES, Finding, index, rule_findings, scan
-from scan_bench import chunk
+from scan_bench import chunk, locomo_turns
 from threat_bench import held_out
 
 HERE = Path(__file__).resolve().parent
@@ -84,14 +84,7 @@ def _realistic_texts(locomo: Path, rev: str) -> list[str]:
     docs = _files_at(rev, ["docs", "README.md"], ".md")
     source = _files_at(rev, ["src"], ".py")
     tests = _files_at(rev, ["tests/security"], ".py")
-    turns: list[str] = []
-    for path in sorted(locomo.glob("*.json")):
-        conversation = json.loads(path.read_text(encoding="utf-8"))
-        for value in conversation.values():
-            if isinstance(value, list):
-                turns.extend(
-                    f"{t.get('speaker', '')}: {t['text']}" for t in value if isinstance(t, dict) and "text" in t
-                )
+    turns = locomo_turns(locomo)
     return chunk(docs) + chunk(source) + chunk(tests) + chunk("\n".join(turns))
 
 
