@@ -33,6 +33,7 @@ import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
+from pi_memory.security.combination import compile_spec, holds
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
@@ -202,11 +203,8 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
     from pi_memory.security.intent_lexicon import COMBINATIONS
     from pi_memory.security.intent_orders import KINDS as ORDER_KINDS
 
-    def group(g: str) -> frozenset[str]:
-        return frozenset(g.lstrip("!").split("|"))
-
     return tuple(
-        (i, n, tuple(group(g) for g in gs if g[0] != "!"), frozenset().union(*(group(g) for g in gs if g[0] == "!")))
+        (i, n, *compile_spec(gs))
         for i, n, gs in COMBINATIONS + KINDS + ORDER_KINDS + intent_licence.KINDS + intent_persist.KINDS
     )
 
@@ -220,7 +218,7 @@ def _combination(marks: AbstractSet[str], discount: float = 0.0) -> IntentHit | 
     if marks & COMBINATION_VETO and discount >= REPORT_DISCOUNT:
         return None
     for intent_name, _name, groups, veto in _combinations():
-        if not any(g.isdisjoint(marks) for g in groups) and veto.isdisjoint(marks):
+        if holds((groups, veto), marks):
             # One concept per group, in the combination's order: the words that carried it.
             evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
             return IntentHit(intent_name, 1.0 - discount, evidence[:3], 0, 0)

@@ -25,6 +25,8 @@ learned features): the weights never score them.
 
 from __future__ import annotations
 
+from pi_memory.security.combination import any_holds, compile_spec
+
 ORDERS: dict[str, dict[str, str]] = {
     "en": {
         "earlier": "earlier previous prior former old original existing above preceding",
@@ -402,14 +404,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 UNWEIGHTED = frozenset(ORDERS["en"])
 
 
-def _groups(spec: tuple[str, ...]) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
-    need = tuple(frozenset(g.split("|")) for g in spec if g[0] != "!")
-    return need, frozenset().union(*(g.lstrip("!").split("|") for g in spec if g[0] == "!"))
-
-
-_COMPILED = tuple(_groups(spec) for _, _, spec in KINDS)
+_COMPILED = tuple(compile_spec(spec) for _, _, spec in KINDS)
 
 
 def stated_order(marks: set[str]) -> bool:
     """Does a line's set of concepts hold one of :data:`KINDS` (a rule stated as a fact)?"""
-    return any(all(not g.isdisjoint(marks) for g in need) and veto.isdisjoint(marks) for need, veto in _COMPILED)
+    return any_holds(_COMPILED, marks)

@@ -23,6 +23,8 @@ keep their reading in a description (``intent_kept``): "a hook was set up that f
 
 from __future__ import annotations
 
+from pi_memory.security.combination import any_holds, compile_spec
+
 PERSISTS: dict[str, dict[str, str]] = {
     "en": {
         "startplace": "start+of+every+session start+of+each+session every+session+start* each+new+session "
@@ -181,14 +183,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 UNWEIGHTED = frozenset(PERSISTS["en"])
 
 
-def _groups(spec: tuple[str, ...]) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
-    need = tuple(frozenset(g.split("|")) for g in spec if g[0] != "!")
-    return need, frozenset().union(*(g.lstrip("!").split("|") for g in spec if g[0] == "!"))
-
-
-_COMPILED = tuple(_groups(spec) for _, _, spec in KINDS)
+_COMPILED = tuple(compile_spec(spec) for _, _, spec in KINDS)
 
 
 def planted(marks: set[str]) -> bool:
     """Does a line's set of concepts hold one of :data:`KINDS` (a re-run planted from outside)?"""
-    return any(all(not g.isdisjoint(marks) for g in need) and veto.isdisjoint(marks) for need, veto in _COMPILED)
+    return any_holds(_COMPILED, marks)
