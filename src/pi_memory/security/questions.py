@@ -46,7 +46,16 @@ _ADDRESSED = compile_lazily(
     r"あなた|君|ください|くれ|もらえ|당신|너는|주세요|줄래|주시|你|您|请"
 )
 #: A sentence after the question that answers it: the note then states the permission.
-_ANSWER = compile_lazily(r"^(?:yes|yep|sure|sí|si|oui|ja|да|evet|có|نعم|हाँ|हां|はい|네|예|是|可以|对)(?!\w)")
+#: An answer that grants what the question weighed ("yes", "of course", "go ahead", "claro",
+#: "natürlich", "конечно", "もちろん", "当然"), unless a negation follows it ("of course not", "claro que no").
+_ANSWER = compile_lazily(
+    r"^(?:yes|yep|yeah|sure|absolutely|definitely|certainly|of course|ok|okay|go ahead|do it|"
+    r"sí|si|claro|por supuesto|desde luego|sim|com certeza|oui|bien sûr|absolument|d'accord|"
+    r"ja|natürlich|klar|auf jeden fall|certo|certamente|assolutamente|да|конечно|разумеется|"
+    r"evet|tabii|elbette|kesinlikle|có|vâng|được|chắc chắn|نعم|طبعا|بالتأكيد|हाँ|हां|बिल्कुल|"
+    r"ज़रूर|जरूर|はい|もちろん|ええ|네|예|물론|그래|是|可以|对|当然|好的|行)(?!\w)"
+    r"(?![\s,，、!！.]*(?:que\s+)?(?:not|no|nicht|non|pas|нет|не|não|hayır|không|لا|नहीं|いいえ|아니|不|没))"
+)
 
 
 def deliberates(line: str) -> bool:
