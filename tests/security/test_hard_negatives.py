@@ -11,20 +11,19 @@ the causes of false positives; the other half (``"probe"``) is only ever counted
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from fixture_sets import fixture_rows
 from pi_memory.security import scan
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "hard_negatives.jsonl"
 
 
 def _rows(part: str | None = None) -> list[dict[str, str]]:
-    rows = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [r for r in rows if part is None or r["part"] == part]
+    return fixture_rows(FIXTURE, part)
 
 
 def test_the_set_covers_every_language_and_style() -> None:

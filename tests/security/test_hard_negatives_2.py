@@ -15,21 +15,19 @@ through.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from fixture_sets import fixture_rows, hashed_part
 from pi_memory.security import scan, threat_ids
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "hard_negatives_2.jsonl"
 
 
 def _rows(part: str | None = None) -> list[dict[str, str]]:
-    rows = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [r for r in rows if part is None or r["part"] == part]
+    return fixture_rows(FIXTURE, part)
 
 
 def test_the_set_covers_every_language_and_its_parts_are_hashed() -> None:
@@ -38,8 +36,7 @@ def test_the_set_covers_every_language_and_its_parts_are_hashed() -> None:
     langs = Counter(r["lang"] for r in rows)
     assert len(langs) == 14 and min(langs.values()) >= 15
     for r in rows:  # the part is the text's, not a choice made after reading the verdict
-        even = hashlib.sha256(r["text"].encode()).digest()[0] % 2 == 0
-        assert r["part"] == ("tune" if even else "probe"), r["text"]
+        assert r["part"] == hashed_part(r["text"]), r["text"]
     assert sum("\n" in r["text"] for r in rows) >= 14
 
 

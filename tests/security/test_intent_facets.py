@@ -6,12 +6,12 @@ other half (``"probe"``) is only ever counted, by ``bench/multilingual_probe.py`
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from fixture_sets import fixture_rows
 from pi_memory.security import normalize, scan
 from pi_memory.security.intent_facets import FACETS
 from pi_memory.security.intent_match import concepts
@@ -21,8 +21,7 @@ KINDS = {"override", "noconfirm", "conceal", "exfil", "persist", "channel", "mis
 
 
 def _rows(part: str | None = None) -> list[dict[str, str]]:
-    rows = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [r for r in rows if part is None or r["part"] == part]
+    return fixture_rows(FIXTURE, part)
 
 
 def test_the_set_covers_every_kind_in_every_language() -> None:

@@ -10,17 +10,17 @@ the other half (``"probe"``) was only ever counted. Before ``mood``, 38 of them 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
+from fixture_sets import fixture_rows
 from pi_memory.security import scan
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "near_miss_notes.jsonl"
 
 
 def _rows() -> list[dict[str, str]]:
-    return [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return fixture_rows(FIXTURE)
 
 
 def test_the_set_covers_every_kind_and_language() -> None:

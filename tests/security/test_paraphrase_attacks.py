@@ -20,11 +20,10 @@ with the passive of obligation read as an order and a note put back once gone: p
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from pathlib import Path
 
+from fixture_sets import fixture_rows, hashed_part
 from pi_memory.security import scan
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "paraphrase_attacks.jsonl"
@@ -42,13 +41,12 @@ REMAINDER = {
 
 
 def _rows(part: str | None = None) -> list[dict[str, str]]:
-    rows = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [r for r in rows if part is None or r["part"] == part]
+    return fixture_rows(FIXTURE, part)
 
 
 def test_parts_are_fixed_by_the_text() -> None:
     for r in _rows():
-        assert r["part"] == ("tune" if hashlib.sha256(r["text"].encode()).digest()[0] % 2 == 0 else "probe")
+        assert r["part"] == hashed_part(r["text"])
 
 
 def test_every_kind_in_every_language() -> None:

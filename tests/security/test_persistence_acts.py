@@ -23,11 +23,10 @@ job whose payload is a chore with no risk element as ordinary (``intent_chores``
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from pathlib import Path
 
+from fixture_sets import fixture_rows, hashed_part
 from pi_memory.security import scan
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "persistence_acts.jsonl"
@@ -63,15 +62,14 @@ FLAGGED_BENIGN: dict[str, str] = {
 
 
 def _rows() -> list[dict[str, str]]:
-    return [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return fixture_rows(FIXTURE)
 
 
 def test_parts_are_hashed_and_every_language_is_present() -> None:
     rows = _rows()
     assert len(rows) == 232 and len({r["text"] for r in rows}) == len(rows)
     for r in rows:
-        even = hashlib.sha256(r["text"].encode()).digest()[0] % 2 == 0
-        assert r["part"] == ("tune" if even else "probe"), r["text"]
+        assert r["part"] == hashed_part(r["text"]), r["text"]
     for label in ("threat", "benign"):
         assert {r["lang"] for r in rows if r["label"] == label} == LANGS
     assert len({r["kind"] for r in rows if r["label"] == "threat"}) == 14

@@ -17,11 +17,10 @@ tune 92/95 and 2/42.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from pathlib import Path
 
+from fixture_sets import fixture_rows, hashed_part
 from pi_memory.security import scan
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "plain_orders.jsonl"
@@ -57,15 +56,14 @@ FLAGGED_BENIGN: dict[str, str] = {
 
 
 def _rows() -> list[dict[str, str]]:
-    return [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return fixture_rows(FIXTURE)
 
 
 def test_parts_are_hashed_and_every_language_is_present() -> None:
     rows = _rows()
     assert len(rows) == 265 and len({r["text"] for r in rows}) == len(rows)
     for r in rows:
-        even = hashlib.sha256(r["text"].encode()).digest()[0] % 2 == 0
-        assert r["part"] == ("tune" if even else "probe"), r["text"]
+        assert r["part"] == hashed_part(r["text"]), r["text"]
     for label in ("threat", "benign"):
         assert {r["lang"] for r in rows if r["label"] == label} == LANGS
     assert len({r["kind"] for r in rows if r["label"] == "threat"}) == 7

@@ -1,0 +1,24 @@
+"""The hand-written security fixture sets: their rows, and the half each row's text falls in.
+
+Each set's ``part`` is fixed by a hash of the text, not chosen after seeing a verdict: the
+``tune`` half may be read while fixing causes, the ``probe`` half is only ever counted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "security"
+
+
+def hashed_part(text: str) -> str:
+    """``"tune"`` when the first byte of the text's SHA-256 is even, else ``"probe"``."""
+    return "tune" if hashlib.sha256(text.encode()).digest()[0] % 2 == 0 else "probe"
+
+
+def fixture_rows(path: Path, part: str | None = None) -> list[dict[str, str]]:
+    """The rows of a JSON-lines fixture set, only those of ``part`` when given."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [r for r in rows if part is None or r["part"] == part]
