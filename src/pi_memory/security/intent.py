@@ -301,6 +301,8 @@ def _verdict_of(model: Model, marks: frozenset[str], discount: float) -> IntentH
             hit = _weights(model, marks, "", discount) or _combination(marks, discount)
         else:
             hit = _combination(marks) or _weights(model, marks, "")
+        if hit is not None and _chore_unasked(hit, marks):
+            hit = None  # the user's preference: a chore run without asking
         if len(model.verdicts) < _CACHE_LIMIT:
             model.verdicts[key] = hit
     return hit if isinstance(hit, IntentHit) else None
@@ -368,11 +370,18 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
 def _weights(model: Model, marks: AbstractSet[str], line: str, discount: float = 0.0) -> IntentHit | None:
     """The learned weights' verdict on a line's concepts, cleared when it is persistence and the
     job's payload is a chore with no risk element (``intent_chores.ordinary_job``): "add a cron
-    job that backs up ~/Documents to the NAS every night" re-runs a backup, nothing more."""
+    job that backs up ~/Documents to the NAS every night" re-runs a backup, nothing more; or when
+    it is acting unasked and the act is a chore alone (``intent_chores.unasked_chore``)."""
     hit = _hit(model, _pairs(marks), 0, 0, discount)
     if hit is not None and hit.intent == "persistence" and intent_chores.ordinary_job(marks, line):
         return None
-    return hit
+    return None if hit is not None and _chore_unasked(hit, marks) else hit
+
+
+def _chore_unasked(hit: IntentHit, marks: AbstractSet[str]) -> bool:
+    """Is an "act without confirmation" verdict, of the weights or of a combination, about a chore
+    alone (``intent_chores.unasked_chore``): "the assistant may run the tests without asking"?"""
+    return hit.intent == "prompt_injection" and intent_chores.unasked_chore(marks)
 
 
 #: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.

@@ -12,7 +12,9 @@ of those, is ordinary. The concept:
 
 Written from each language's grammar in the entry syntax of ``intent_words``; the learned
 weights never see it (``intent`` leaves it out of the features): it only lets :func:`ordinary_job`
-clear a persistence verdict the weights alone gave (never a rule's, never a combination's).
+clear a persistence verdict the weights alone gave (never a rule's, never a combination's), and
+:func:`unasked_chore` an "act without confirmation" verdict of theirs over a chore alone: "the
+assistant may run the tests without asking", "Đừng hỏi tôi trước khi chạy linter".
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Set as AbstractSet
 
 from pi_memory.security.lazy_re import compile_lazily
 
-__all__ = ["CHORES", "UNWEIGHTED", "ordinary_job", "place_marks"]
+__all__ = ["CHORES", "UNWEIGHTED", "ordinary_job", "place_marks", "unasked_chore"]
 
 CHORES: dict[str, dict[str, str]] = {
     "en": {"chore": "back+up backs+up backed+up backing+up backup* clean+up cleans+up cleanup* lint lints "
@@ -83,3 +85,20 @@ def ordinary_job(marks: AbstractSet[str], line: str) -> bool:
     if "chore" not in marks or not marks.isdisjoint(RISKS) or {"comply", "external"} <= marks:
         return False
     return _RISKY_PLACE.search(line) is None
+
+
+#: All a line may hold besides its chore for running that chore unasked to be the user's own
+#: preference: running or carrying it out, the licence or "without asking", who runs it, that it
+#: may, how often, under what condition. Anything else (a destination, a secret, deleting,
+#: pushing or sending, "anything", the rules, hiding) keeps the weights' verdict.
+_UNASKED_PARTS = frozenset({
+    "chore", "execute", "comply", "without", "noconfirm", "licence", "noneed", "agent", "permitted",
+    "always", "condition", "review", "discuss", "measure", "fact", "negation",
+})
+
+
+def unasked_chore(marks: AbstractSet[str]) -> bool:
+    """Is the line's act done unasked a chore and nothing more (the caller holds an "act without
+    confirmation" verdict): "der Assistent darf die Tests ohne Rückfrage starten"? A chore run
+    from a temporary or hidden place carries ``<riskyplace>`` (:func:`place_marks`) and is not."""
+    return {"chore", "noconfirm"} <= marks and marks <= _UNASKED_PARTS
