@@ -391,7 +391,7 @@ def _chore_unasked(hit: IntentHit, marks: AbstractSet[str]) -> bool:
 #: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.
 _COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})
 #: Acts whose every negated mention forbids rather than orders ("never share it").
-_ACTS = frozenset({"send", "execute", "destroy"})
+_ACTS = frozenset({"send", "execute", "destroy", "persist"})
 #: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
 _DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})
 #: How much more a line in the indicative about something other than the agent must score

@@ -74,7 +74,7 @@ def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
     negated act word just before, "must not execute scripts"), and every other concept those
     words alone carry (the Italian "cancellare" also reads as "cancel": "non cancellare mai")."""
     line = folded[lo:hi]
-    words = list(word_marks(lexicon(), line))
+    words = concept_positions(line)  # the phrases too: "do not re-add it", "не восстанавливай"
     forbidden: set[int] = set()
     for concept in acts:
         at = [i for i, (_, found) in enumerate(words) if concept in found]
