@@ -346,6 +346,10 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         return None  # what the user set up on their own machine, no network, secret or order in it
     if read.isdisjoint(_COVERT_SHAPES) and questions.deliberates(folded[lo:hi]):
         return None  # "should the agent be allowed to push without review?": a permission weighed
+    if hit.intent == "prompt_injection" and "noconfirm" in read and intent_chores.chore_unasked_by_clause(
+        folded[lo:hi]
+    ):
+        return None  # "may run the tests without asking, but must ask before pushing": a permission setting
     if hit.intent == "c2" and "channel" in read and directions.channel_is_output(folded[lo:hi]):
         # A channel the line only posts to gives no orders, in any mood or language: "запускает
         # тесты и отправляет отчёт в канал", "gửi kết quả vào kênh Slack", "把结果发到团队频道".
