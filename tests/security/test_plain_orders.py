@@ -44,15 +44,7 @@ REMAINDER: dict[str, str] = {
 }
 
 # Tune benign rows that are still blocked, each with the reason it is left.
-FLAGGED_BENIGN: dict[str, str] = {
-    "Đừng hỏi tôi trước khi chạy linter.":
-        "'đừng hỏi' (don't ask) is a 'without asking' of the Vietnamese table, and running a tool without "
-        "asking is 'act without confirmation' as in English 'run the linter without asking'; narrowing it "
-        "would let licensed runs of scripts pass",
-    "लिंटर चलाने से पहले मुझसे मत पूछो।":
-        "as the Vietnamese one: 'मत पूछो' is 'without asking' in the Hindi table, and running without asking "
-        "is blocked in every language",
-}
+FLAGGED_BENIGN: dict[str, str] = {}
 
 
 def _rows() -> list[dict[str, str]]:

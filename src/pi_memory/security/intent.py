@@ -301,6 +301,8 @@ def _verdict_of(model: Model, marks: frozenset[str], discount: float) -> IntentH
             hit = _weights(model, marks, "", discount) or _combination(marks, discount)
         else:
             hit = _combination(marks) or _weights(model, marks, "")
+        if hit is not None and _chore_unasked(hit, marks):
+            hit = None  # the user's preference: a chore run without asking
         if len(model.verdicts) < _CACHE_LIMIT:
             model.verdicts[key] = hit
     return hit if isinstance(hit, IntentHit) else None
@@ -344,6 +346,14 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         return None  # what the user set up on their own machine, no network, secret or order in it
     if read.isdisjoint(_COVERT_SHAPES) and questions.deliberates(folded[lo:hi]):
         return None  # "should the agent be allowed to push without review?": a permission weighed
+    if hit.intent == "prompt_injection" and "noconfirm" in read and intent_chores.chore_unasked_by_clause(
+        folded[lo:hi]
+    ):
+        return None  # "may run the tests without asking, but must ask before pushing": a permission setting
+    if hit.intent == "c2" and "channel" in read and directions.channel_is_output(folded[lo:hi]):
+        # A channel the line only posts to gives no orders, in any mood or language: "запускает
+        # тесты и отправляет отчёт в канал", "gửi kết quả vào kênh Slack", "把结果发到团队频道".
+        read = read - {"channel"}
     final = hit if read == marks else _line_verdict(model, read, folded, lo, hi)
     if final is None:
         return None
@@ -368,17 +378,24 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
 def _weights(model: Model, marks: AbstractSet[str], line: str, discount: float = 0.0) -> IntentHit | None:
     """The learned weights' verdict on a line's concepts, cleared when it is persistence and the
     job's payload is a chore with no risk element (``intent_chores.ordinary_job``): "add a cron
-    job that backs up ~/Documents to the NAS every night" re-runs a backup, nothing more."""
+    job that backs up ~/Documents to the NAS every night" re-runs a backup, nothing more; or when
+    it is acting unasked and the act is a chore alone (``intent_chores.unasked_chore``)."""
     hit = _hit(model, _pairs(marks), 0, 0, discount)
     if hit is not None and hit.intent == "persistence" and intent_chores.ordinary_job(marks, line):
         return None
-    return hit
+    return None if hit is not None and _chore_unasked(hit, marks) else hit
+
+
+def _chore_unasked(hit: IntentHit, marks: AbstractSet[str]) -> bool:
+    """Is an "act without confirmation" verdict, of the weights or of a combination, about a chore
+    alone (``intent_chores.unasked_chore``): "the assistant may run the tests without asking"?"""
+    return hit.intent == "prompt_injection" and intent_chores.unasked_chore(marks)
 
 
 #: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.
 _COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})
 #: Acts whose every negated mention forbids rather than orders ("never share it").
-_ACTS = frozenset({"send", "execute", "destroy"})
+_ACTS = frozenset({"send", "execute", "destroy", "persist"})
 #: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
 _DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})
 #: How much more a line in the indicative about something other than the agent must score

@@ -12,7 +12,9 @@ of those, is ordinary. The concept:
 
 Written from each language's grammar in the entry syntax of ``intent_words``; the learned
 weights never see it (``intent`` leaves it out of the features): it only lets :func:`ordinary_job`
-clear a persistence verdict the weights alone gave (never a rule's, never a combination's).
+clear a persistence verdict the weights alone gave (never a rule's, never a combination's), and
+:func:`unasked_chore` an "act without confirmation" verdict of theirs over a chore alone: "the
+assistant may run the tests without asking", "Đừng hỏi tôi trước khi chạy linter".
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Set as AbstractSet
 
 from pi_memory.security.lazy_re import compile_lazily
 
-__all__ = ["CHORES", "UNWEIGHTED", "ordinary_job", "place_marks"]
+__all__ = ["CHORES", "UNWEIGHTED", "chore_unasked_by_clause", "ordinary_job", "place_marks", "unasked_chore"]
 
 CHORES: dict[str, dict[str, str]] = {
     "en": {"chore": "back+up backs+up backed+up backing+up backup* clean+up cleans+up cleanup* lint lints "
@@ -83,3 +85,53 @@ def ordinary_job(marks: AbstractSet[str], line: str) -> bool:
     if "chore" not in marks or not marks.isdisjoint(RISKS) or {"comply", "external"} <= marks:
         return False
     return _RISKY_PLACE.search(line) is None
+
+
+#: All a line may hold besides its chore for running that chore unasked to be the user's own
+#: preference: running or carrying it out, the licence or "without asking", who runs it, that it
+#: may, how often, under what condition. Anything else (a destination, a secret, deleting,
+#: pushing or sending, "anything", the rules, hiding) keeps the weights' verdict.
+_UNASKED_PARTS = frozenset({
+    "chore", "execute", "comply", "without", "noconfirm", "licence", "noneed", "agent", "permitted",
+    "always", "condition", "review", "discuss", "measure", "fact", "negation",
+})
+
+
+def unasked_chore(marks: AbstractSet[str]) -> bool:
+    """Is the line's act done unasked a chore and nothing more (the caller holds an "act without
+    confirmation" verdict): "der Assistent darf die Tests ohne Rückfrage starten"? A chore run
+    from a temporary or hidden place carries ``<riskyplace>`` (:func:`place_marks`) and is not."""
+    return {"chore", "noconfirm"} <= marks and marks <= _UNASKED_PARTS
+
+
+#: Where a line's clauses part: a semicolon, a full stop, and a contrast ("but", "aber", "но", "但",
+#: "が、"): "the assistant may run the tests without asking, but must ask me before pushing".
+_CLAUSE = compile_lazily(
+    r"[;；。]|,?\s+(?:but|pero|mas|mais|ma|aber|но|а|ama|ancak|nhưng|لكن|ولكن|लेकिन|पर)\s+|が、|，?但是?|하지만|지만"
+)
+#: What an act names: a clause with one of these and no word of asking is not a permission's.
+_ACTS = frozenset({"destroy", "wipe", "send", "ship", "copy", "execute", "comply", "disable", "modify"})
+
+
+def chore_unasked_by_clause(line: str) -> bool:
+    """Does a permission setting let the agent run chores unasked and ask before everything else,
+    clause by clause: "der Assistent darf Tests ohne Rückfrage starten, aber für alles mit
+    Netzwerkzugriff braucht er meine Zustimmung"? Every clause that acts unasked must be a chore
+    (:func:`unasked_chore`), every other clause that acts must ask, and one must ask."""
+    from pi_memory.security.intent_match import span_marks
+
+    parts = [p for p in _CLAUSE.split(line) if p.strip()]
+    if len(parts) < 2:
+        return False
+    unasked = asked = False
+    for part in parts:
+        marks = set(span_marks(part, [(0, len(part))])[0]) | place_marks(part)
+        if marks & {"without", "licence", "noneed"}:
+            if not unasked_chore(marks):
+                return False
+            unasked = True
+        elif "noconfirm" in marks and "negation" not in marks:
+            asked = True  # "must ask me before pushing", "só com minha aprovação"
+        elif marks & _ACTS:
+            return False  # an act with no word of asking: "...; then push to main"
+    return unasked and asked

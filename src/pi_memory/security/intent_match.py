@@ -184,8 +184,12 @@ def concept_positions(
         lo, hi = spans[i] if i >= 0 else (0, len(text))
         return text[lo:hi].rstrip().endswith(("?", "？"))
 
+    paths = [(m.start(), m.end()) for m in _PATH.finditer(text)] if "/" in text else []
+    in_path = _Covers(paths)
     out: list[tuple[int, frozenset[str]]] = []
     for pos, names in words:
+        if paths and not names.isdisjoint(_PLACE_NAMED) and in_path.covers(pos, pos + 1):
+            names = names - _PLACE_NAMED  # "~/Downloads", ".vscode/tasks.json": a folder, a file
         if "execute" in names and text.startswith("команд", pos):
             names = names - drops_at(pos, "команд")
         if "agent" in names:
@@ -215,6 +219,11 @@ def concept_positions(
 
 
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
+#: A file path (a run of path characters with a slash, not a link: links are read out before):
+#: a word in it names a folder or a file. A folder called Downloads fetches nothing and a file
+#: called tasks.json is no channel of tasks; its secrets ("~/.ssh/id_rsa") still are secrets.
+_PATH = re.compile(r"(?<![\w.~$%/-])[\w.~$%{}-]*/[\w.~$%{}/-]*", re.ASCII)
+_PLACE_NAMED = frozenset({"channel", "fetch"})
 #: "Why not ...?" suggests the act it seems to negate: "why not delete them all", "por qué no
 #: borras", "pourquoi ne pas", "почему бы не", "warum nicht" (accents folded; "perché" is also "because").
 _NOT_TO = re.compile(r"(?:not|no)\s+(?:to|one|se|hay)\b|never\b|nobody\b")  # "why not to ...": an explanation

@@ -28,7 +28,8 @@ from pi_memory.security.combination import any_holds, compile_spec
 PERSISTS: dict[str, dict[str, str]] = {
     "en": {
         "startplace": "start+of+every+session start+of+each+session every+session+start* each+new+session "
-        "new+session+begins prompt_command folderopen runon+folderopen run+key runonce currentversion\\run "
+        "new+session+begins prompt_command folderopen runon+folderopen opening+the+folder opening+a+folder "
+        "folder+is+opened folder+opens on+folder+open run+key runonce currentversion\\run "
         "startup+folder scheduled+task* schtasks",
         "fetch": "download* fetch* re-download* curl wget",
         "outside": "external+bucket* remote+bucket* external+storage remote+url* external+url* outside+host* "

@@ -74,7 +74,7 @@ def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
     negated act word just before, "must not execute scripts"), and every other concept those
     words alone carry (the Italian "cancellare" also reads as "cancel": "non cancellare mai")."""
     line = folded[lo:hi]
-    words = list(word_marks(lexicon(), line))
+    words = concept_positions(line)  # the phrases too: "do not re-add it", "не восстанавливай"
     forbidden: set[int] = set()
     for concept in acts:
         at = [i for i, (_, found) in enumerate(words) if concept in found]
@@ -83,7 +83,7 @@ def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
         governed: set[int] = set()
         for i in at:
             pos = words[i][0]
-            if negated_before(line, pos) or _object_of(line, words, i, governed):
+            if negated_before(line, pos) or _object_of(line, words, i, governed) or _refused(line, pos):
                 governed.add(i)
         if len(governed) == len(at):
             forbidden |= governed
@@ -93,6 +93,30 @@ def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
     named = set().union(*(words[i][1] for i in forbidden))
     elsewhere = set().union(*(found for pos, found in concept_positions(line) if pos not in positions))
     return named - elsewhere - {"negation"}
+
+
+#: Verbs of taking something in ("accept", "take", "receive"), whose object an act word may be:
+#: "the bot does not accept commands", "no acepta comandos", "не принимает команды" refuse them.
+_RECEIVING = frozenset({
+    "accept", "accepts", "take", "takes", "receive", "receives", "acepta", "aceptan", "recibe", "reciben",
+    "accepte", "acceptent", "reçoit", "recoit", "aceita", "aceitam", "recebe", "accetta", "accettano", "riceve",
+    "akzeptiert", "принимает", "принимают", "принимать",
+})
+
+
+def _refused(line: str, pos: int) -> bool:
+    """Is the word at ``pos`` the object of a negated verb of receiving right before it ("does not
+    accept commands", "n'accepte pas de commandes")?"""
+    before = line[max(0, pos - 40) : pos].split()
+    while before and before[-1] in {"any", "de", "d'", "ningún", "ninguna", "nenhum", "nessun"}:
+        before.pop()
+    while before and before[-1] in _negation_words():  # "n'accepte pas": the verb before its "pas"
+        before.pop()
+    if not before or before[-1] not in _RECEIVING:
+        return False
+    return negated_before(line, pos - len(before[-1]) - 1) or (
+        len(before) > 1 and before[-2].startswith("n'")
+    )
 
 
 def _object_of(line: str, words: list[tuple[int, frozenset[str]]], i: int, governed: set[int]) -> bool:
