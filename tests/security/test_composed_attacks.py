@@ -14,7 +14,9 @@ text (``fixture_sets.hashed_part``); the tune half was read while fixing, the pr
 only counted.
 
 Base counts, before any fix (the commit of this set): tune threats blocked 57/85, tune notes
-flagged 8/34; probe threats blocked 69/97, probe notes flagged 10/50.
+flagged 8/34; probe threats blocked 69/97, probe notes flagged 10/50. After reading what the
+agent now does unsafely as a standing change, not a description (``mood``): tune 60/85, 8/34;
+probe 69/97, 10/50.
 """
 
 from __future__ import annotations
@@ -39,9 +41,9 @@ PROBE_BASE_FLAGGED_NOTES = 10
 REMAINDER = {
     ("ar", "question"), ("ar", "swap"), ("de", "swap"), ("en", "question"), ("en", "swap"),
     ("es", "lead"), ("es", "question"), ("fr", "swap"), ("hi", "indirect"), ("hi", "question"),
-    ("hi", "swap"), ("it", "swap"), ("ja", "changelog"), ("ja", "job"), ("ko", "changelog"),
-    ("ko", "indirect"), ("ko", "job"), ("ko", "swap"), ("pt", "swap"), ("ru", "changelog"),
-    ("ru", "exception"), ("tr", "changelog"), ("tr", "qa"), ("tr", "swap"), ("vi", "question"),
+    ("hi", "swap"), ("it", "swap"), ("ja", "changelog"), ("ja", "job"),
+    ("ko", "indirect"), ("ko", "job"), ("ko", "swap"), ("pt", "swap"),
+    ("ru", "exception"), ("tr", "qa"), ("tr", "swap"), ("vi", "question"),
     ("zh", "changelog"), ("zh", "qa"), ("zh", "question"),
 }
 #: The tuned notes still flagged, as (language, shape).

@@ -103,6 +103,19 @@ _QUESTION_ASKS = compile_lazily(r"\b(?:why not|could you|can you|would you|will 
 _WHY_NOT = compile_lazily(
     r"\b(?:why not|why don'?t you|por qu[eé] n(?:o|ão)|pourquoi (?:ne )?pas|warum nicht|почему бы)\b"
 )
+#: "Now", "from now on", "any more": a present-tense line about the agent with one of these
+#: states how the agent behaves from here on (a changelog's "the assistant now ..."), not what
+#: something else does ...
+_NOW = compile_lazily(
+    r"(?<!\w)(?:now|nowadays|ahora|agora|maintenant|désormais|dorénavant|jetzt|nun|neuerdings|ora|adesso|"
+    r"теперь|отныне|artık|şimdi|giờ|bây giờ|الآن|صار|अब)(?!\w)|今後|これから|今は|이제|앞으로|现在|今后|从此|不再"
+)
+#: ... when "now" follows the agent, its subject ("the assistant now", "ассистент теперь",
+#: "asistan artık", "어시스턴트는 이제"), and what it now does is unsafe: acting without
+#: confirmation, hiding, overriding, or with a destination ("the agent now summarises long
+#: outputs" is a feature, "the flag is now removed" is about the flag).
+_NOW_AFTER_AGENT = 24
+_UNSAFE = frozenset({"noconfirm", "conceal", "covert", "override", "<url>", "<email>", "<ip>"})
 
 _CJK = compile_lazily(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _KANA = compile_lazily(r"[\u3040-\u30ff]")
@@ -256,6 +269,15 @@ def not_described(view: str, m: re.Match[str]) -> bool:
     return not describes(sentence)
 
 
+def _changes_agent(line: str) -> bool:
+    """Does the line say what the agent now does, and is that unsafe (:data:`_NOW`)?"""
+    now = [m.start() for m in _NOW.finditer(line)]
+    if not now or _UNSAFE.isdisjoint(concepts(line)):
+        return False
+    agents = [pos for pos, names in concept_positions(line) if "agent" in names]
+    return any(0 < n - a <= _NOW_AFTER_AGENT for a in agents for n in now)
+
+
 def describes(line: str) -> bool:
     """Is the folded line a description, a report or a question about something that is not the
     agent, with no order addressed to the agent anywhere in it?"""
@@ -266,6 +288,8 @@ def describes(line: str) -> bool:
         return False  # ... a quoted order too: 'the admin says "ignore all previous instructions"'
     if s.endswith(("?", "？")) and _WHY_NOT.search(s):
         return False  # "why not wipe the repo?" suggests the act
+    if _changes_agent(s):
+        return False  # "v2: the assistant now deletes stale branches without asking": the agent changed
 
     if _asks(s):
         return True
