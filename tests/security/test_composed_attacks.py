@@ -16,7 +16,9 @@ only counted.
 Base counts, before any fix (the commit of this set): tune threats blocked 57/85, tune notes
 flagged 8/34; probe threats blocked 69/97, probe notes flagged 10/50. After reading what the
 agent now does unsafely as a standing change, not a description (``mood``): tune 60/85, 8/34;
-probe 69/97, 10/50.
+probe 69/97, 10/50. After reading each sentence of a line its whole reading clears on its own
+(a negation or a lead sentence governs its own sentence; a question keeps its answer): tune
+61/85, 8/34; probe 69/97, 10/50.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ PROBE_BASE_FLAGGED_NOTES = 10
 #: The tuned threats still passing, as (language, shape).
 REMAINDER = {
     ("ar", "question"), ("ar", "swap"), ("de", "swap"), ("en", "question"), ("en", "swap"),
-    ("es", "lead"), ("es", "question"), ("fr", "swap"), ("hi", "indirect"), ("hi", "question"),
+    ("es", "question"), ("fr", "swap"), ("hi", "indirect"), ("hi", "question"),
     ("hi", "swap"), ("it", "swap"), ("ja", "changelog"), ("ja", "job"),
     ("ko", "indirect"), ("ko", "job"), ("ko", "swap"), ("pt", "swap"),
     ("ru", "exception"), ("tr", "qa"), ("tr", "swap"), ("vi", "question"),
