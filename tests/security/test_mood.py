@@ -27,6 +27,7 @@ DESCRIPTIONS = [
     "Lo script di deploy esegue le migrazioni senza chiedere conferma quando si passa --yes.",
     "En mars, un script a supprimé le bucket de staging sans confirmation ; nous avons ajouté une protection.",
     "--yes देने पर डिप्लॉय स्क्रिप्ट बिना पुष्टि पूछे माइग्रेशन चला देती है।",
+    "传入 --yes 时，部署脚本会不经确认直接执行迁移。",
 ]
 # The same acts as orders to the agent: imperative, "you", "from now on", a quoted order.
 ORDERS = [

@@ -86,8 +86,9 @@ _VI_VERB_FIRST = compile_lazily(
 )
 _JA_FINITE = compile_lazily(r"(?:ます|ました|ています|ていました|です|でした|される|されます|[るただ])[。.]?\s*$")
 _KO_FINITE = compile_lazily(r"(?:니다|었다|았다|한다|된다|는다|있다|이다)[.。]?\s*$")
+# ... after an opening time clause, as in the Latin scripts ("传入 --yes 时，部署脚本会 ...").
 _ZH_SUBJECT = compile_lazily(
-    r"^(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,12}(?:会|在|已经|每))"
+    r"^(?:[^，。,]{1,30}(?:时|之后|以后|后|时候)[，,]\s*)?(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,12}(?:会|在|已经|每))"
 )
 _AR_FINITE = compile_lazily(r"^(?:\S+\s+){0,1}(?:ي|وي|في)\S{2,}")
 _HI_FINITE = compile_lazily(
@@ -101,7 +102,10 @@ _QUESTION_OPEN = compile_lazily(
 _QUESTION_ASKS = compile_lazily(r"\b(?:why not|could you|can you|would you|will you|won't you|how about)\b")
 #: "Why not ...?": a suggestion to act, in any language, never a description of someone else.
 _WHY_NOT = compile_lazily(
-    r"\b(?:why not|why don'?t you|por qu[eé] n(?:o|ão)|pourquoi (?:ne )?pas|warum nicht|почему бы)\b"
+    r"\b(?:why not|why don'?t you|por qu[eé] n(?:o|ão)|pourquoi (?:ne )?pas|warum nicht|почему бы)\b|"
+    # ... and "why" with its negation further on: "warum löschst du sie nicht ...?", "为什么不 ...?"
+    r"\b(?:why|warum|pourquoi|почему|perch[eé]|sao)\b[^?.!]{0,48}\b(?:not|n't|nicht|ne|pas|не|non|không)\b|"
+    r"لماذا لا|لم لا|क्यों नहीं|क्यों न\b|为什么不|为何不"
 )
 #: "Now", "from now on", "any more": a present-tense line about the agent with one of these
 #: states how the agent behaves from here on (a changelog's "the assistant now ..."), not what
