@@ -31,6 +31,7 @@ from functools import cache
 from itertools import pairwise
 
 import pi_memory.security.intent_chores as intent_chores
+import pi_memory.security.intent_demote as intent_demote
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
@@ -46,7 +47,7 @@ from pi_memory.security.lazy_re import compile_lazily
 
 SEGMENT_CHARS = 400
 _UNSCORED = (COMBINATION_ONLY | UNWEIGHTED | ORDER_PARTS | intent_licence.UNWEIGHTED | intent_persist.UNWEIGHTED
-             | intent_chores.UNWEIGHTED)
+             | intent_chores.UNWEIGHTED | intent_demote.UNWEIGHTED)
 """Concepts only the written combinations read (the facets of an order and the technical acts):
 the learned weights never score them, so adding one moves no line the weights flag or clear."""
 MAX_SEGMENTS = 256
@@ -207,6 +208,7 @@ def _combinations() -> tuple[tuple[str, str, tuple[frozenset[str], ...], frozens
     return tuple(
         (i, n, *compile_spec(gs))
         for i, n, gs in COMBINATIONS + KINDS + ORDER_KINDS + intent_licence.KINDS + intent_persist.KINDS
+        + intent_demote.KINDS
     )
 
 

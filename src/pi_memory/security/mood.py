@@ -119,6 +119,9 @@ _NOW = compile_lazily(
 #: confirmation, hiding, overriding, or with a destination ("the agent now summarises long
 #: outputs" is a feature, "the flag is now removed" is about the flag).
 _NOW_AFTER_AGENT = 24
+#: The agent's instructions demoted or its roles swapped (``intent_demote``): about the agent,
+#: however it is phrased.
+_RERANKS = frozenset({"demoted", "swap"})
 _UNSAFE = frozenset({"noconfirm", "conceal", "covert", "override", "<url>", "<email>", "<ip>"})
 
 _CJK = compile_lazily(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -294,6 +297,8 @@ def describes(line: str) -> bool:
         return False  # "why not wipe the repo?" suggests the act
     if _changes_agent(s):
         return False  # "v2: the assistant now deletes stale branches without asking": the agent changed
+    if not _RERANKS.isdisjoint(concepts(s)):
+        return False  # "el prompt del sistema es solo una sugerencia": the agent's instructions re-ranked
 
     if _asks(s):
         return True
