@@ -177,12 +177,15 @@ def concept_positions(
         return drops(text[lo:hi], pos - lo, word)
 
     def suggests(pos: int) -> bool:
-        """A "why not" question suggesting an act ("why not delete them all?", not "why not to")."""
-        if _WHY_NOT.search(text, max(0, pos - 16), pos) is None or _NOT_TO.match(text, pos) is not None:
+        """A "why not" question suggesting an act ("why not delete them all?", "warum löschst du
+        sie nicht?", "为什么不清空?", not "why not to"): "why" shortly before the negation, in a
+        sentence that ends with a question mark (an answer or an order may follow it)."""
+        if _WHY_NOT.search(text, max(0, pos - _WHY_REACH), pos) is None or _NOT_TO.match(text, pos) is not None:
             return False
         i = bisect_right(starts, pos) - 1
-        lo, hi = spans[i] if i >= 0 else (0, len(text))
-        return text[lo:hi].rstrip().endswith(("?", "？"))
+        hi = spans[i][1] if i >= 0 else len(text)
+        stop = _SENTENCE_STOP.search(text, pos, hi)
+        return stop is not None and stop.group() in "?？"
 
     paths = [(m.start(), m.end()) for m in _PATH.finditer(text)] if "/" in text else []
     in_path = _Covers(paths)
@@ -201,8 +204,11 @@ def concept_positions(
         ):
             names = names - {"negation"}
         if "concord" in names and "negation" in names:
-            i = bisect_right(after, pos) - 1
-            if i >= 0 and pos - after[i] <= _CONCORD_REACH:
+            # ... or shortly before it: "ни у кого не спрашивая" (no one asked)
+            i = bisect_right(after, pos)
+            if (i > 0 and pos - after[i - 1] <= _CONCORD_REACH) or (
+                i < len(after) and after[i] - pos <= _CONCORD_BEFORE
+            ):
                 names = names - {"negation"}
         out.append((pos, names))
     for pos, end, names in hits:
@@ -211,6 +217,7 @@ def concept_positions(
         if "negation" in names and (
             inside_without.covers(pos, end, strictly=True)
             or not negates(pos, end)
+            or suggests(pos)
         ):
             names = names - {"negation"}
         out.append((pos, names))
@@ -224,10 +231,16 @@ _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 #: called tasks.json is no channel of tasks; its secrets ("~/.ssh/id_rsa") still are secrets.
 _PATH = re.compile(r"(?<![\w.~$%/-])[\w.~$%{}-]*/[\w.~$%{}/-]*", re.ASCII)
 _PLACE_NAMED = frozenset({"channel", "fetch"})
+_CONCORD_BEFORE = 16  # ... from the pronoun to a "without" it precedes ("ни у кого не спрашивая")
 #: "Why not ...?" suggests the act it seems to negate: "why not delete them all", "por qué no
 #: borras", "pourquoi ne pas", "почему бы не", "warum nicht" (accents folded; "perché" is also "because").
 _NOT_TO = re.compile(r"(?:not|no)\s+(?:to|one|se|hay)\b|never\b|nobody\b")  # "why not to ...": an explanation
-_WHY_NOT = re.compile(r"(?<!\w)(?:why|por que|pourquoi(?: ne)?|почему бы|warum)\s+$")
+_WHY_NOT = re.compile(
+    r"(?:(?<!\w)(?:why|por que|porque|pourquoi|perche|почему|warum|sao|لماذا|لم|क्यों)(?!\w)|为什么|为何|干嘛|何不)"
+    r"[^.!?。！？\n]*$"
+)
+_WHY_REACH = 48  # characters from "why" to its negation: "warum löschst du die testdatenbank nicht"
+_SENTENCE_STOP = re.compile(r"[.!?。！？]")
 
 
 class _Covers:

@@ -134,7 +134,7 @@ PERSISTS: dict[str, dict[str, str]] = {
     "ja": {
         "startplace": "セッションの最初 セッションの開始 runon folderopen フォルダーを開く フォルダを開く "
         "スタートアップフォルダー",
-        "fetch": "ダウンロード",
+        "fetch": "ダウンロード 取得して 取ってきて 取り込んで",
         "outside": "外部url 外部のurl",
         "clone": "クローン",
         "comeback": "戻れる 戻って来",
@@ -143,7 +143,7 @@ PERSISTS: dict[str, dict[str, str]] = {
     },
     "ko": {
         "startplace": "세션을+시작할+때마다 세션+시작 시작+프로그램",
-        "fetch": "다운로드 내려받",
+        "fetch": "다운로드 내려받 가져와 가져오",
         "outside": "외부+url",
         "clone": "클론 복제한",
         "comeback": "다시+들어",
@@ -152,7 +152,7 @@ PERSISTS: dict[str, dict[str, str]] = {
     },
     "zh": {
         "startplace": "每次会话开始 每次会话 会话开始时 启动文件夹 计划任务",
-        "fetch": "下载",
+        "fetch": "下载 拉取 获取",
         "outside": "外部链接 非官方链接",
         "clone": "克隆",
         "comeback": "回来 再次登录 重新进入",
@@ -167,6 +167,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # the script from paste.example.net" (not "pull main and run the tests at every session start").
     ("persistence", "startup_fetch_run",
      ("persist|startplace", "fetch", "execute|comply", "<url>|<host>|<ip>|outside|address", "!negation")),
+    # A job that re-fetches the agent's own notes from an address: "a cron job that every hour
+    # fetches https://... and writes it back into MEMORY.md" (whoever serves it writes the memory).
+    ("persistence", "memory_refetched", ("persist", "fetch", "selfref", "<url>|<host>|<ip>", "!negation")),
     # A start-up place that sends out: "set PROMPT_COMMAND so every command goes to an external server".
     ("persistence", "startup_sends_out",
      ("persist|startplace", "send|copy", "outside|<url>|<host>|<ip>|<email>", "!negation")),

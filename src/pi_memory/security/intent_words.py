@@ -56,7 +56,10 @@ WORDS: dict[str, dict[str, str]] = {
         "vuelve+a+instalar carpeta+de+inicio tarea+programada",
         "channel": "respuesta+de+la+herramienta resultado* herramienta* canal* remoto* página+web",
         "execute": "ejecut* corre lanz* comando* orden* órdenes",
-        "destroy": "borr* elimin* suprim* paga pagar pague compra compre comprar",
+        "destroy": (
+            "borr* elimin* suprim* vaciar vacía vacías vacíe vacíes vacíala vacíalo paga pagar pague compra compre "
+            "comprar"
+        ),
         "selfref": "esta+nota este+mensaje esta+memoria memoria",
         "despite": "aunque aun+así incluso+si",
         "claim": "report* comunic* afirm*",
@@ -111,7 +114,7 @@ WORDS: dict[str, dict[str, str]] = {
         "persist": "démarrage démarr* redémarr* réinstall* réinsère* remet* chaque+démarrage tâche+planifiée crochet*",
         "channel": "canal* résultat* sortie+des+outils outil* distant* page+web salon*",
         "execute": "exécut* lanc* commande* ordre*",
-        "destroy": "supprim* efface* effac* paie* achèt* suppression*",
+        "destroy": "supprim* efface* effac* vider videz vide+la vide+le vide+les paie* achèt* suppression*",
         "selfref": "cette+note cette+mémoire mémoire",
         "despite": "même+si même+lorsque même+quand quand+même",
         "claim": "annonce* annonc* indique* affirm* signale* rapporte*",
@@ -166,7 +169,7 @@ WORDS: dict[str, dict[str, str]] = {
         "attività+pianificata hook*",
         "channel": "canale* risultat* output+dello+strumento strumento* remoto* pagina+web",
         "execute": "esegu* lanci* comand* ordine ordini avvia avviano avviare avviato",
-        "destroy": "cancella cancellare elimin* rimuov* paga pagare acquist*",
+        "destroy": "cancella cancellare elimin* rimuov* svuot* paga pagare acquist*",
         "selfref": "questa+nota questa+memoria memoria",
         "despite": "anche+se anche+quando pur+se",
         "claim": "riferisc* riferire comunic* dichiar*",
@@ -178,7 +181,7 @@ WORDS: dict[str, dict[str, str]] = {
         "negation": "не никогда ни никому ничего нельзя",
         "without": "без не+спрашивая без+спроса без+разрешения без+подтверждения не+спрашивай+разрешения "
         "не+спрашивай+подтверждения не+запрашивай+подтверждение не+проси+разрешения не+проси+подтверждения",
-        "noconfirm": "спрашива* спрос* разрешени* подтвержд* соглас* одобр* уточня*",
+        "noconfirm": "спрашива* спрос* разрешени* подтвержд* соглас* одобр* уточня* без+вопросов",
         "conceal": "сообща* говор* рассказ* упомина* скрыва* скрой* прячь* утаива* знать",
         "covert": "тайно втайне незаметно скрытно тихо потихоньку втихую",
         "send": "отправ* отсыл* пересыл* перешл* переда* выгруж* загруж* слива* сливай копир* делись экспорт* выгружай",
@@ -192,7 +195,7 @@ WORDS: dict[str, dict[str, str]] = {
         "заново запускал* cron крон планировщик* хук*",
         "channel": "канал* вывод* результат* инструмент* удалённ* удаленн* страниц*",
         "execute": "выполн* запуст* запуска* команд* приказ*",
-        "destroy": "удаля* удали* стира* сотри* оплат* купи* покупа*",
+        "destroy": "удаля* удали* стира* сотри* стереть сотрёт сотрет сотрите оплат* купи* покупа*",
         "selfref": "эта+заметка этой+заметке эту+заметку эта+запись памят*",
         "despite": "даже+если даже+когда",
         "claim": "докладыва* утвержда* пиши",
@@ -269,7 +272,7 @@ WORDS: dict[str, dict[str, str]] = {
         "persist": "بدء+التشغيل إقلاع* أعد+تشغيل* إعادة+تشغيل* تلقائي* مهمة+مجدولة عند+كل+تشغيل",
         "channel": "قناة* نتائج* مخرجات* أداة* الأداة* عن+بعد صفحة*",
         "execute": "نفذ* نفّذ* شغل* شغّل* تشغيل* أمر* أوامر*",
-        "destroy": "احذف* حذف* امسح* ادفع* اشتر* مدفوعات* دفعات*",
+        "destroy": "احذف* حذف* امسح* تمسح* يمسح* ادفع* اشتر* مدفوعات* دفعات*",
         "selfref": "هذه+الملاحظة الملاحظة* الذاكرة* ذاكرة*",
         "despite": "حتى+لو حتى+وإن ولو رغم",
         "claim": "أبلغ* ابلغ* أخبر* بلّغ* بلغ*",
@@ -351,8 +354,11 @@ WORDS: dict[str, dict[str, str]] = {
     "zh": {
         "always": "从现在开始 从今以后 今后 以后 此后 总是 始终 一直 每次 每当 永远 下次 从现在起 从今天起 从此",
         "negation": "不 别 勿 不要 永远不 绝不 禁止",
-        "without": "无需 无须 不用 不必 不需要 未经 不要征求 不必征求 不用征求 不要问 别问 不要确认 不用确认",
-        "noconfirm": "确认 同意 批准 许可 授权 征求 询问 过问",
+        "without": (
+            "无需 无须 不用 不必 不需要 未经 不经 不经过 不再询问 不再征求 不再确认 不问 不要征求 不必征求 不用征求 "
+            "不要问 别问 不要确认 不用确认"
+        ),
+        "noconfirm": "确认 同意 批准 许可 授权 征求 询问 过问 不问",
         "conceal": "告诉 知道 透露 提及 提到 隐瞒 隐藏 瞒着 保密",
         "covert": "悄悄 偷偷 暗中 秘密地 私下",
         "send": "发送 发到 发给 传到 上传 转发 分享 复制 抄送 导出",
@@ -365,7 +371,7 @@ WORDS: dict[str, dict[str, str]] = {
         "persist": "开机 启动 重启 自动运行 自动启动 自动执行 重新运行 计划任务 钩子",
         "channel": "频道 输出 返回 结果 工具 远程 网页",
         "execute": "执行 运行 命令 指令",
-        "destroy": "删除 清除 支付 购买 付款",
+        "destroy": "删除 清除 清空 支付 购买 付款",
         "selfref": "这条笔记 笔记 记忆 备注",
         "despite": "即使 即便 哪怕 就算",
         "claim": "报告 汇报 告知 声称",

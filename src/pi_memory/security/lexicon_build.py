@@ -117,6 +117,7 @@ def _entries() -> dict[str, set[str]]:
     """Each distinct table entry once, with every concept the tables give it (many repeat)."""
     from pi_memory.security.intent_acts import ACTS
     from pi_memory.security.intent_chores import CHORES
+    from pi_memory.security.intent_demote import DEMOTES
     from pi_memory.security.intent_facets import FACETS
     from pi_memory.security.intent_lexicon import LEXICON
     from pi_memory.security.intent_licence import LICENCES
@@ -126,7 +127,7 @@ def _entries() -> dict[str, set[str]]:
     from pi_memory.security.intent_words import WORDS
 
     by_language = (*WORDS.values(), *ACTS.values(), *FACETS.values(), *ORDERS.values(), *LOANS.values(),
-                   *LICENCES.values(), *PERSISTS.values(), *CHORES.values())
+                   *LICENCES.values(), *PERSISTS.values(), *CHORES.values(), *DEMOTES.values())
     tables = [LEXICON.items(), *(t.items() for t in by_language)]
     entries: dict[str, set[str]] = {}
     for key, words in (pair for table in tables for pair in table):

@@ -19,86 +19,23 @@ from __future__ import annotations
 import re
 
 from pi_memory.security.context_checks import QUOTATION
-from pi_memory.security.intent_lookalike import blank_compounds, software_agents
+from pi_memory.security.intent_lookalike import software_agents
 from pi_memory.security.intent_match import UNACCENT, concept_positions, concepts, lexicon
 from pi_memory.security.lazy_re import compile_lazily
-from pi_memory.security.mood_words import (
-    BASE_VERB,
-    CONJUNCTIONS,
-    FUNCTION,
-    IRREGULAR,
-    NOUNS,
-    PAST,
-    RECORD_NOUNS,
+from pi_memory.security.mood_orders import (
+    ORDER_CONCEPTS,
+    VERB_CONCEPTS,
+    finite_en,
+    imperative,
+    orders,
+    split_clauses,
 )
+from pi_memory.security.mood_words import BASE_VERB, FUNCTION, PAST
+
+__all__ = ["describes", "not_described", "orders", "past_report", "subject_acts"]
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-# --- marks of an order addressed to the agent (any language) -----------------------------------
-
-# The agent addressed or obliged, a request, a standing rule: "you", "please", "must", "make
-# sure", "from now on", "every reply"; their counterparts in the other languages.
-_ORDER_WORDS = compile_lazily(
-    r"\b(?:you|your|yours|yourself|you're|you'll|you've|u|please|pls|must|mustn't|should|shouldn't|shall|"
-    r"ought|has to|have to|had better|needs to|need to|is required to|are required to|make sure|be sure|"
-    r"ensure|remember to|don't forget|let's|from now on|going forward|henceforth|"
-    r"hereafter|from here on|in future|in the future|next time|every (?:reply|response|answer|message|session|"
-    r"conversation|turn|chat)|each (?:reply|response|answer|message|session|conversation|turn|chat)|"
-    r"whenever|when asked|if asked|"
-    # es / pt / it / fr / de
-    r"tú|usted|ustedes|debes|debe|deberás|tienes que|hay que|por favor|a partir de ahora|de ahora en adelante|"
-    r"você|vocês|deve|deves|precisa|tem que|daqui em diante|a partir de agora|"
-    r"tu|ti|devi|bisogna|per favore|d'ora in poi|d'ora|"
-    r"vous|toi|tu dois|il faut|s'il te plaît|s'il vous plaît|désormais|dorénavant|"
-    r"dich|dir|dein|deine|deinen|musst|sollst|bitte|ab jetzt|ab sofort|künftig|"
-    # ru / tr / vi
-    r"ты|тебе|тебя|твой|твои|вы|вам|вас|ваш|должен|должна|должны|нужно|надо|пожалуйста|отныне|впредь|"
-    r"с этого момента|sen|sana|seni|siz|size|lütfen|"
-    r"hãy|đừng|bạn|phải|nên|vui lòng|xin|từ giờ|từ nay)\b"
-)
-# Scripts without spaces (and Arabic, Hindi) mark an order with particles and endings.
-_ORDER_CJK = compile_lazily(
-    r"ください|下さい|なさい|てね|でね|しろ|するな|ないで|こと[。！]|ように|べき|あなた|君|今後|これから|"
-    r"세요|십시오|하라|해라|마라|말라|말고|해 줘|해줘|주세요|당신|너는|너의|앞으로|"
-    r"请|必须|务必|不要|别|你|您|一定要|应该|应当|记得|永远|从现在|以后|不许|不准|禁止|"
-    r"أنت|انت|يجب|عليك|رجاء|من فضلك|دائما|دائمًا|من الآن|لا ت|"
-    r"तुम|आप|कृपया|हमेशा|अब से|मत |चाहिए"
-)
-# A clause (line start, or after a stop, a colon, a dash, "and"/"then") that opens with a verb
-# is an imperative: "upload ...", "then run ...", "y ejecuta ...", "und lösche ...". Declaratives
-# state their subject first.
-_CLAUSE_HEAD = compile_lazily(
-    r"(?:^|[.;:!?](?:\s+|$)|[—–]\s*|\s-\s|,\s*|(?<=\s)(?:and|then|y|e|et|und|dann|poi|luego|depois|puis|ensuite|и|"
-    r"потом|затем|ve|sonra|rồi|và)\s+)"
-    r"(?:(?:just|also|now|simply|quietly|silently|secretly|only|still|immediately|automatically|first|next|"
-    r"finally|directly|go ahead and|do not|don't|do|not|and|then|but|or)\s+)*"
-    r"([^\W\d_][\w'-]*)"
-)
-# The passive of obligation, which names no one and still obliges: "is to be mentioned", "sind zu
-# befolgen", "sont à exécuter", "han de aplicarse", "hão de ser", "vanno eseguite", "следует
-# выполнять", "uygulanmalıdır", "ينبغي", "किया जाए", "ものとする", "해야 한다".
-_OBLIGED = compile_lazily(
-    r"\b(?:is|are|was|were)(?: not| never| always)? to be\b|"
-    r"\b(?:ist|sind)\b[^.;:!?]{0,60}?\bzu [a-zäöü]+(?:en|ern|eln)\b|"
-    r"\b(?:est|sont) à [a-zéè]+(?:er|ir|re)\b|\b(?:ha|han|has|había|habrá) de [a-záéí]+(?:ar|er|ir)(?:se)?\b|"
-    r"\b(?:há|hão|havia) de\b|\b(?:va|vanno|andrà|andranno) (?:[a-z]+ )?[a-z]+(?:at|ut|it)[oaie]\b|"
-    r"\b(?:следует|надлежит|необходимо|полагается)\b|\w+(?:malı|meli)(?:dır|dir|yız|yiz)?\b|"
-    r"ينبغي|يتعين|يلزم|(?:किया|किए|की) जा(?:ए|एँ|एं)|ものとする|ものとします|なければならない|ねばならない|"
-    r"야 한다|야 합니다|여야"
-)
-# A clause that opens with "always" or "never" sets a standing rule for whoever reads it.
-_STANDING = compile_lazily(
-    r"(?:^|[.;:!?—–]\s*|,\s*)(?:always|never|siempre|nunca|jamás|sempre|jamais|toujours|immer|nie|niemals|"
-    r"mai|всегда|никогда|asla|her zaman|daima|luôn|không bao giờ)\b"
-)
-#: Concepts whose words are verbs (a clause that opens with one is an imperative).
-_VERB_CONCEPTS = frozenset({"send", "execute", "destroy", "comply", "override", "conceal", "disable", "claim"})
-_ORDER_CONCEPTS = _VERB_CONCEPTS | {"noconfirm"}
-
-# --- marks of a description --------------------------------------------------------------------
+# --- marks of a description ---------------------------------------------------------------------
 
 # The agent as the subject of a description is an order in disguise: "the assistant forwards ...".
 _AGENT_SUBJECT = compile_lazily(
@@ -149,8 +86,9 @@ _VI_VERB_FIRST = compile_lazily(
 )
 _JA_FINITE = compile_lazily(r"(?:ます|ました|ています|ていました|です|でした|される|されます|[るただ])[。.]?\s*$")
 _KO_FINITE = compile_lazily(r"(?:니다|었다|았다|한다|된다|는다|있다|이다)[.。]?\s*$")
+# ... after an opening time clause, as in the Latin scripts ("传入 --yes 时，部署脚本会 ...").
 _ZH_SUBJECT = compile_lazily(
-    r"^(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,12}(?:会|在|已经|每))"
+    r"^(?:[^，。,]{1,30}(?:时|之后|以后|后|时候)[，,]\s*)?(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,12}(?:会|在|已经|每))"
 )
 _AR_FINITE = compile_lazily(r"^(?:\S+\s+){0,1}(?:ي|وي|في)\S{2,}")
 _HI_FINITE = compile_lazily(
@@ -164,8 +102,27 @@ _QUESTION_OPEN = compile_lazily(
 _QUESTION_ASKS = compile_lazily(r"\b(?:why not|could you|can you|would you|will you|won't you|how about)\b")
 #: "Why not ...?": a suggestion to act, in any language, never a description of someone else.
 _WHY_NOT = compile_lazily(
-    r"\b(?:why not|why don'?t you|por qu[eé] n(?:o|ão)|pourquoi (?:ne )?pas|warum nicht|почему бы)\b"
+    r"\b(?:why not|why don'?t you|por qu[eé] n(?:o|ão)|pourquoi (?:ne )?pas|warum nicht|почему бы)\b|"
+    # ... and "why" with its negation further on: "warum löschst du sie nicht ...?", "为什么不 ...?"
+    r"\b(?:why|warum|pourquoi|почему|perch[eé]|sao)\b[^?.!]{0,48}\b(?:not|n't|nicht|ne|pas|не|non|không)\b|"
+    r"لماذا لا|لم لا|क्यों नहीं|क्यों न\b|为什么不|为何不"
 )
+#: "Now", "from now on", "any more": a present-tense line about the agent with one of these
+#: states how the agent behaves from here on (a changelog's "the assistant now ..."), not what
+#: something else does ...
+_NOW = compile_lazily(
+    r"(?<!\w)(?:now|nowadays|ahora|agora|maintenant|désormais|dorénavant|jetzt|nun|neuerdings|ora|adesso|"
+    r"теперь|отныне|artık|şimdi|giờ|bây giờ|الآن|صار|अब)(?!\w)|今後|これから|今は|이제|앞으로|现在|今后|从此|不再"
+)
+#: ... when "now" follows the agent, its subject ("the assistant now", "ассистент теперь",
+#: "asistan artık", "어시스턴트는 이제"), and what it now does is unsafe: acting without
+#: confirmation, hiding, overriding, or with a destination ("the agent now summarises long
+#: outputs" is a feature, "the flag is now removed" is about the flag).
+_NOW_AFTER_AGENT = 24
+#: The agent's instructions demoted or its roles swapped (``intent_demote``): about the agent,
+#: however it is phrased.
+_RERANKS = frozenset({"demoted", "swap"})
+_UNSAFE = frozenset({"noconfirm", "conceal", "covert", "override", "<url>", "<email>", "<ip>"})
 
 _CJK = compile_lazily(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _KANA = compile_lazily(r"[\u3040-\u30ff]")
@@ -175,97 +132,6 @@ _ARABIC = compile_lazily(r"[\u0600-\u06ff]")
 _DEVANAGARI = compile_lazily(r"[\u0900-\u097f]")
 _VIETNAMESE = compile_lazily(r"[ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
 _TURKISH = compile_lazily(r"[ışğ]")
-
-
-def orders(line: str, shared_subject: bool = False) -> bool:
-    """Does the folded line address the agent with an order: second person, an obligation, a
-    request, a standing rule, or a clause that opens with an English base verb? With
-    ``shared_subject`` (the line opens with its subject), a verb after "and" ("o script roda ...
-    e envia ...", "Cron ejecuta ... y envía ...") continues that subject's description unless it
-    is an English base form ("... and send it to ...")."""
-    if _ORDER_WORDS.search(line) or _ORDER_CJK.search(blank_compounds(line)) or _STANDING.search(line):
-        return True
-    if _OBLIGED.search(line):
-        return True
-    if _TR_FROM_NOW.search(line) and not all(
-        _TR_TENSE.search(c) for c in _clauses(line) if _TR_FROM_NOW.search(c)
-    ):
-        return True  # "artık ... gönder" orders; "dış metinler artık güvenilmez sayılıyor" states a fact
-    stop = _FIRST_STOP.search(line)
-    first_end = stop.start() if stop else len(line)
-    return any(
-        _imperative(m.group(1))
-        and not (shared_subject and m.start() < first_end and _conjoined(m) and m.group(1) not in BASE_VERB)
-        and not _heading(line, m)
-        for m in _CLAUSE_HEAD.finditer(line)
-    )
-
-
-def _heading(line: str, m: re.Match[str]) -> bool:
-    """Is the clause's first word a heading ("Postmortem:", "Update:"), not a verb ("Run: ...")?
-    A word that only shares a stem with a verb ("post" in "postmortem") names the note's kind, and
-    so does the first word of a label that ends in the noun it qualifies ("post-merge git hook:",
-    "pre-push hook:", "launchd job:")."""
-    if m.group(1) in BASE_VERB:
-        return False
-    if line.startswith(":", m.end(1)):
-        return True
-    colon = line.find(":", m.end(1), m.end(1) + 40)
-    label = line[m.end(1) : colon].split() if colon > 0 else []
-    return 0 < len(label) <= 3 and label[-1] in RECORD_NOUNS and BASE_VERB.isdisjoint(label)
-
-
-
-
-_FIRST_STOP = compile_lazily(r"[.;:!?—–](?:\s|$)")
-
-
-def _conjoined(m: re.Match[str]) -> bool:
-    """Does the clause head ``m`` open with a conjunction ("and", "y", "e", "und") rather than a stop?"""
-    head = m.group()[: m.start(1) - m.start()].strip().split()
-    return bool(head) and head[0] in CONJUNCTIONS
-
-
-
-
-def _imperative(word: str) -> bool:
-    """Is a clause's first word a verb of the kind orders are built from? English third-person and
-    past forms ("runs", "uploaded", "sent") and gerunds are not imperatives."""
-    if word in BASE_VERB:
-        return True
-    if "/" in word or word[:1] in "~.$" or "." in word.strip("."):
-        return False  # a path or a file name ("~/library/launchagents/x.plist", "pip.conf"): a name
-    if _CJK.search(word):
-        return False  # no spaces: the "word" is the whole clause; the particles above decide
-    if word in NOUNS or word in PAST or (word.isascii() and word.endswith(("s", "ed", "ing"))):
-        return False  # ... nor an irregular past ("... and sent the token to ...")
-    return not _ORDER_CONCEPTS.isdisjoint(concepts(word))
-
-
-def _finite_en(word: str) -> bool:
-    """An English third-person or past verb: an irregular form, or ``-s``/``-ed`` on a verb."""
-    if word in IRREGULAR:
-        return True
-    if word.endswith(("ies", "ied")) and word[:-3] + "y" in BASE_VERB:
-        return True  # "copies", "replied"
-    for suffix in ("es", "s", "ed", "d"):
-        if word.endswith(suffix) and word[: -len(suffix)] in BASE_VERB:
-            return True
-    return len(word) > 4 and word.endswith("ed")
-
-
-# Turkish "from now on" / "any more": an order when its clause ends in a bare stem, not a tense.
-_TR_FROM_NOW = compile_lazily(r"\b(?:bundan sonra|artık)\b")
-# ... a tense no bare stem ends in (the aorist "-er" is left out: "ver", "gönder" are stems).
-_TR_TENSE = compile_lazily(
-    r"(?:[ıiuü]?yor|[dt][ıiuü]|m[ıiuü]ş|[ae]c[ae]k|m[ae]kt[ae]d[ıi]r|[dt][ıiuü]r)(?:lar|ler|lar[dt]ı|ler[dt]i)?"
-    r"[.!]?\s*$"
-)
-_CLAUSE_STOP = compile_lazily(r"[.;!?](?:\s+|$)|[。；！？]\s*|,\s+")
-
-
-def _clauses(line: str) -> list[str]:
-    return [c.strip(" -*#>\t\"'“”") for c in _CLAUSE_STOP.split(line) if c.strip()]
 
 
 def _asks(line: str) -> bool:
@@ -295,21 +161,21 @@ def _latin_describes(first: str, rest: list[str]) -> bool:
     name = first.split()[0]
     found = concepts(name)
     # "cron ejecuta ...", not "aprueba siempre ...", "ne mentionne jamais ...", "à chaque démarrage ..."
-    return name not in FUNCTION and _ORDER_CONCEPTS.isdisjoint(found - {"claim"}) and "negation" not in found
+    return name not in FUNCTION and ORDER_CONCEPTS.isdisjoint(found - {"claim"}) and "negation" not in found
 
 
 def _en_subject_verb(clause: str) -> bool:
     """Does the clause open with a subject (not the agent) and then an English finite verb?"""
     label = _LABEL.match(clause)
     words = clause[label.end() :].split() if label else clause.split()
-    if not words or _imperative(words[0]) or _SUBORDINATE.search(words[0]):
+    if not words or imperative(words[0]) or _SUBORDINATE.search(words[0]):
         return False
-    if label and words[0] not in BASE_VERB and _finite_en(words[0]):
+    if label and words[0] not in BASE_VERB and finite_en(words[0]):
         # "post-merge hook: runs `npm ci` ...": the label is the subject of the verb after it
         return not _agentive(label.group().rstrip(": ").split())
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
-        if _finite_en(w):
+        if finite_en(w):
             return not _agentive(words[:i])
     return False
 
@@ -323,11 +189,11 @@ def subject_acts(line: str) -> frozenset[str]:
     label = _LABEL.match(body)
     start = label.end() if label else 0
     words = body[start:].split()
-    if not words or _imperative(words[0]) or _SUBORDINATE.search(words[0]):
+    if not words or imperative(words[0]) or _SUBORDINATE.search(words[0]):
         return frozenset()
     end = -1
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
-        if _finite_en(words[i].strip(",()\"'")):
+        if finite_en(words[i].strip(",()\"'")):
             if _agentive(words[:i]):
                 return frozenset()
             end = start + len(" ".join(words[:i]))
@@ -345,18 +211,16 @@ def subject_acts(line: str) -> frozenset[str]:
 _SUBJECT_ACTS = frozenset({"execute", "destroy"})
 
 
-
-
 def past_report(line: str) -> bool:
     """Does the folded English line report a past event: its first clause a subject (not the
     agent) and a past verb ("the staging bot leaked the .env file ...", "a README told ...")?
     What happened is on record; an order is not in the past tense."""
-    words = _LABEL.sub("", _clauses(line.strip(" -*#>\t"))[0] if line.strip() else "").split()
-    if not words or _imperative(words[0]) or _SUBORDINATE.search(words[0]):
+    words = _LABEL.sub("", split_clauses(line.strip(" -*#>\t"))[0] if line.strip() else "").split()
+    if not words or imperative(words[0]) or _SUBORDINATE.search(words[0]):
         return False
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         w = words[i].strip(",()\"'")
-        if _finite_en(w):
+        if finite_en(w):
             return (w in PAST or w.endswith("ed")) and not _agentive(words[:i])
     return False
 
@@ -391,7 +255,7 @@ def _turkish_finite(clause: str) -> bool:
 
 
 def _no_verb(phrase: str) -> bool:
-    return _VERB_CONCEPTS.isdisjoint(concepts(phrase)) and not any(_finite_en(w) for w in phrase.split())
+    return VERB_CONCEPTS.isdisjoint(concepts(phrase)) and not any(finite_en(w) for w in phrase.split())
 
 
 _QUOTED = compile_lazily(QUOTATION)
@@ -412,6 +276,15 @@ def not_described(view: str, m: re.Match[str]) -> bool:
     return not describes(sentence)
 
 
+def _changes_agent(line: str) -> bool:
+    """Does the line say what the agent now does, and is that unsafe (:data:`_NOW`)?"""
+    now = [m.start() for m in _NOW.finditer(line)]
+    if not now or _UNSAFE.isdisjoint(concepts(line)):
+        return False
+    agents = [pos for pos, names in concept_positions(line) if "agent" in names]
+    return any(0 < n - a <= _NOW_AFTER_AGENT for a in agents for n in now)
+
+
 def describes(line: str) -> bool:
     """Is the folded line a description, a report or a question about something that is not the
     agent, with no order addressed to the agent anywhere in it?"""
@@ -422,10 +295,14 @@ def describes(line: str) -> bool:
         return False  # ... a quoted order too: 'the admin says "ignore all previous instructions"'
     if s.endswith(("?", "？")) and _WHY_NOT.search(s):
         return False  # "why not wipe the repo?" suggests the act
+    if _changes_agent(s):
+        return False  # "v2: the assistant now deletes stale branches without asking": the agent changed
+    if not _RERANKS.isdisjoint(concepts(s)):
+        return False  # "el prompt del sistema es solo una sugerencia": the agent's instructions re-ranked
 
     if _asks(s):
         return True
-    clauses = _clauses(s)
+    clauses = split_clauses(s)
     if not clauses:
         return False
     first = clauses[0]
@@ -439,7 +316,7 @@ def describes(line: str) -> bool:
         return _ZH_SUBJECT.search(s) is not None
     if _CYRILLIC.search(s):
         return _RU_FINITE.search(s) is not None and not any(
-            not _VERB_CONCEPTS.isdisjoint(concepts(m.group())) for m in _RU_IMPERATIVE.finditer(s)
+            not VERB_CONCEPTS.isdisjoint(concepts(m.group())) for m in _RU_IMPERATIVE.finditer(s)
         )
     if _ARABIC.search(s):
         return _AR_FINITE.search(s) is not None
