@@ -145,10 +145,11 @@ def concept_positions(
     if not unaccented and not text.isascii():
         text = text.translate(UNACCENT)  # same length: spans and positions still hold
     lex = lexicon_for(text)
-    words = [(pos, names) for pos, names in word_marks(lex, text) if not (links and in_link(pos))]
+    word_starts, phrases = _lexicon_pass(lex, text)
+    words = [(pos, names) for pos, names in word_marks(lex, text, word_starts) if not (links and in_link(pos))]
     hits = [
         (pos, end, names)
-        for pos, end, options in phrase_hits(lex, text)
+        for pos, end, options in phrases
         if not (links and in_link(pos))
         for flags, names in options
         if _bounded(text, pos, end, flags)
@@ -285,11 +286,14 @@ def _bounded(text: str, lo: int, hi: int, flags: int) -> bool:
     return True
 
 
-def word_marks(lex: Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]]:
-    """``(position, concepts)`` of every word that starts like a lexicon word or stem."""
+def word_marks(
+    lex: Lexicon, text: str, starts: Iterable[int] | None = None
+) -> Iterator[tuple[int, frozenset[str]]]:
+    """``(position, concepts)`` of every word that starts like a lexicon word or stem
+    (``starts``: those word starts, when the caller has found them already)."""
     cache = _TOKEN_CONCEPTS
     word_at = WORD.match
-    for start in _word_starts(lex, text):
+    for start in _word_starts(lex, text) if starts is None else starts:
         w = word_at(text, start)
         if w is None:
             continue
@@ -303,7 +307,10 @@ def word_marks(lex: Lexicon, text: str) -> Iterator[tuple[int, frozenset[str]]]:
             yield start, hit
 
 
-def phrase_hits(lex: Lexicon, text: str) -> Iterator[tuple[int, int, tuple[tuple[int, frozenset[str]], ...]]]:
+_Phrase = tuple[int, int, tuple[tuple[int, frozenset[str]], ...]]
+
+
+def phrase_hits(lex: Lexicon, text: str) -> Iterator[_Phrase]:
     """``(start, end, options)`` of every phrase entry found in ``text`` (before boundary tests)."""
     if lex.automaton is None:  # pragma: no cover - without pyahocorasick: one find per entry
         for entry, options in lex.phrases.items():
@@ -312,20 +319,29 @@ def phrase_hits(lex: Lexicon, text: str) -> Iterator[tuple[int, int, tuple[tuple
                 yield at, at + len(entry), options
                 at = text.find(entry, at + 1)
         return
-    for end, (n, options) in lex.automaton.iter(text):
-        yield end - n + 1, end + 1, options
+    for end, (n, _, options) in lex.automaton.iter(text):
+        if options:
+            yield end - n + 1, end + 1, options
 
 
 def _word_starts(lex: Lexicon, text: str) -> Iterable[int]:
     """Starts of words that begin with a lexicon word or stem (C automaton, else every word)."""
-    if lex.words is None:  # pragma: no cover - without pyahocorasick: every word, same marks
-        return [m.start() for m in _WORD_START.finditer(text)]
+    return _lexicon_pass(lex, text, phrases=False)[0]
+
+
+def _lexicon_pass(lex: Lexicon, text: str, phrases: bool = True) -> tuple[Iterable[int], list[_Phrase]]:
+    """:func:`_word_starts` and :func:`phrase_hits` (in its order) from one automaton pass."""
+    if lex.automaton is None:  # pragma: no cover - without pyahocorasick: every word, same marks
+        return [m.start() for m in _WORD_START.finditer(text)], list(phrase_hits(lex, text)) if phrases else []
     starts: set[int] = set()
-    for end, (n, _) in lex.words.iter(text):
+    found: list[_Phrase] = []
+    for end, (n, word, options) in lex.automaton.iter(text):
         start = end - n + 1
-        if start == 0 or not text[start - 1].isalnum():
+        if word and (start == 0 or not text[start - 1].isalnum()):
             starts.add(start)
-    return sorted(starts)
+        if options and phrases:
+            found.append((start, end + 1, options))
+    return sorted(starts), found
 
 
 _TOKEN_CONCEPTS: dict[str, frozenset[str]] = {}
