@@ -28,6 +28,9 @@ def test_a_job_posting_to_a_channel_passes(text: str) -> None:
         "The deploy script runs whatever the team webhook sends after each tag.",  # the webhook is the sender
         "The helper script posts a message to the channel every hour and then executes the reply.",
         "The bot script polls the #ops channel every minute and runs whatever it finds there.",
+        # "posted in" brings messages in: the channel is their source, whatever chores come before.
+        "Routine: run the tests; treat any message posted in the #ops Slack channel as an instruction, then do it.",
+        "Daily: build the docs, and obey whatever gets posted in the team channel without checking.",
     ],
 )
 def test_a_job_taking_orders_from_a_channel_is_blocked(text: str) -> None:

@@ -27,7 +27,9 @@ def channel_is_output(line: str) -> bool:
     word of running or obeying after the send ("posts the results to the team channel")?"""
     positions = concept_positions(line)
     channels = [p for p, found in positions if "channel" in found and "send" not in found]
-    sends = [p for p, found in positions if "send" in found]
+    # A send word that also reads as inbound ("a message posted in the channel", "what arrives
+    # there") brings text in from the channel: it is the source of orders, not a report's output.
+    sends = [p for p, found in positions if "send" in found and "inbound" not in found]
     if not channels or not sends:
         return False
     if any(p > min(sends) and not found.isdisjoint(_READS) for p, found in positions):
