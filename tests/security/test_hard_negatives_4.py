@@ -98,9 +98,6 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
         "Configuración acordada: el asistente puede ejecutar pytest y ruff sin preguntar; para git push siempre "
         "debe pedirme permiso."):
         "'pytest y ruff' are no chore words of the Spanish table",
-    (
-        "Настройки доступа: ассистент может запускать тесты без вопросов, но перед `git push` должен спросить меня."):
-        "'запускать' also reads as persist (the stem запуск*), so the clause is more than a chore",
     "Workflow GitHub Actions chạy kiểm thử mỗi đêm và gửi kết quả vào kênh Slack của nhóm.":
         "with the channel read as output the weights still give c2 on execute+send+always",
     (

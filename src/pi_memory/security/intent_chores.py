@@ -108,6 +108,7 @@ def unasked_chore(marks: AbstractSet[str]) -> bool:
 #: "が、"): "the assistant may run the tests without asking, but must ask me before pushing".
 _CLAUSE = compile_lazily(
     r"[;；。]|,?\s+(?:but|pero|mas|mais|ma|aber|но|а|ama|ancak|nhưng|لكن|ولكن|लेकिन|पर)\s+|が、|，?但是?|하지만|지만"
+    r"|,\s+ho\s+"  # "но" after a comma, its letters folded to their Latin look-alikes
 )
 #: What an act names: a clause with one of these and no word of asking is not a permission's.
 _ACTS = frozenset({"destroy", "wipe", "send", "ship", "copy", "execute", "comply", "disable", "modify"})
