@@ -100,10 +100,6 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
         "'pytest y ruff' are no chore words of the Spanish table",
     "Workflow GitHub Actions chạy kiểm thử mỗi đêm và gửi kết quả vào kênh Slack của nhóm.":
         "with the channel read as output the weights still give c2 on execute+send+always",
-    (
-        "セキュリティチームのメモ：先月の攻撃では、偽のVS Code拡張機能が開発者のSSH鍵を外部サーバーにアップロードし"
-        "ていた。拡張機能は削除し、鍵は再発行済み。"):
-        "a past attack in Japanese: the defender voice is not read, the weights give exfiltration",
     "launchd のジョブが毎週日曜に ~/Pictures を外付けディスクにコピーする。":
         "a launchd copy to an external disk reads as persistence; コピー is a send",
     (

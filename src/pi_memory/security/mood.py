@@ -147,7 +147,9 @@ _VI_VERB_FIRST = compile_lazily(
     r"dùng|cho|coi|xem|tuân|nghe|theo|luôn|không|kiểm|cập|đăng|tạo|lưu|nhập|đưa|trả|báo|hỏi|phê|chấp|ẩn|"
     r"che|viết|dán|chép|khởi|bật|chấp|tiếp|cứ|mỗi|vào)\b"
 )
-_JA_FINITE = compile_lazily(r"(?:ます|ました|ています|ていました|です|でした|される|されます|[るただ])[。.]?\s*$")
+_JA_SENTENCE = compile_lazily(r"(?<=[。！？!?])")  # each sentence; a report's "done" ends one ("再発行済み")
+_JA_FINITE = compile_lazily(
+    r"(?:ます|ました|ています|ていました|です|でした|される|されます|済み?|完了|[るただ])[。.]?\s*$")
 _KO_FINITE = compile_lazily(r"(?:니다|었다|았다|한다|된다|는다|있다|이다)[.。]?\s*$")
 _ZH_SUBJECT = compile_lazily(
     r"^(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,12}(?:会|在|已经|每))"
@@ -345,8 +347,6 @@ def subject_acts(line: str) -> frozenset[str]:
 _SUBJECT_ACTS = frozenset({"execute", "destroy"})
 
 
-
-
 def past_report(line: str) -> bool:
     """Does the folded English line report a past event: its first clause a subject (not the
     agent) and a past verb ("the staging bot leaked the .env file ...", "a README told ...")?
@@ -431,8 +431,8 @@ def describes(line: str) -> bool:
     first = clauses[0]
     if len(clauses) > 1 and len(first.split()) <= 3 and not orders(first) and _no_verb(first):
         first = clauses[1]  # an opening time or place: "en mars, un script a supprimé ..."
-    if _KANA.search(s):
-        return _JA_FINITE.search(s) is not None
+    if _KANA.search(s):  # every sentence, as a report ending "済み" may follow an order
+        return all(_JA_FINITE.search(x) for x in _JA_SENTENCE.split(s) if x.strip(" 。"))
     if _HANGUL.search(s):
         return _KO_FINITE.search(s) is not None
     if _CJK.search(s):
