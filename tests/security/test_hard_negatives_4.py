@@ -56,10 +56,6 @@ def test_the_set_covers_every_kind_and_language_and_its_parts_are_hashed() -> No
 #: Tune benign notes still blocked, each with the reason it is left.
 TUNE_BLOCKED_BENIGN: dict[str, str] = {
     (
-        "From the red-team debrief: the prompt-injection payload hid 'ignore your previous instructions' in white "
-        "text inside a PDF; our agent flagged it and stopped."):
-        "rule prompt_injection on the payload quoted in single quotes inside a report",
-    (
         "Pentest report, finding 7: the staging Jenkins let anonymous users run Groovy scripts, which an attacker "
         "could use to open a reverse shell. Fixed by enabling auth."):
         "rule reverse_shell on an attack the finding describes",

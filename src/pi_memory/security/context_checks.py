@@ -348,7 +348,13 @@ def quoted_mention(view: str, m: re.Match[str]) -> bool:
     while after >= 0 and not _is_quote(view, after):
         after = view.find(close, after + 1, hi)
     if after < 0:
-        return False  # an unclosed quote: the order runs on
+        # The match may run on past the closing mark ("hid 'ignore your previous instructions' in
+        # white text"): still a mention when what the quotation holds matches alone.
+        inner = view.find(close, start + 1, end)
+        while inner >= 0 and not _is_quote(view, inner):
+            inner = view.find(close, inner + 1, end)
+        if inner < 0 or m.re.match(view, start, inner) is None:
+            return False  # an unclosed quote: the order runs on
     return _introduced_as_mention(view[lo:at], view[lo:hi])
 
 
