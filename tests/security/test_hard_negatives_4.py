@@ -60,10 +60,6 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
         "could use to open a reverse shell. Fixed by enabling auth."):
         "rule reverse_shell on an attack the finding describes",
     (
-        "To wipe a test phone I do Settings > General > Transfer or Reset > Erase All Content; only for devices in "
-        "the QA drawer."):
-        "rule prompt_injection (override_previous) reads 'Reset > Erase All Content' as an override",
-    (
         "pre-push hook runs `npm test` and refuses the push if anything fails; skip it with --no-verify only for "
         "docs changes."):
         "a hook record that runs the tests and names 'skip it' reads as persistence (a known limit)",

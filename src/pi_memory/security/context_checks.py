@@ -358,9 +358,27 @@ def quoted_mention(view: str, m: re.Match[str]) -> bool:
     return _introduced_as_mention(view[lo:at], view[lo:hi])
 
 
+#: A menu path before a match: two or more items of at most four words, each followed by a
+#: separator ("settings > general > transfer or reset > ").
+_MENU_BEFORE = compile_lazily(r"(?:[^\s>›→;.,:!?]+(?: [^\s>›→;.,:!?]+){0,3} ?[>›→] ?){2,}$")
+#: ... and the end of the menu item the match is (at most two words on, "... and settings"): the
+#: line's, a clause's, or the next separator.
+_ITEM_END = compile_lazily(r"(?: [^\s>›→;.,:!?]+){0,2}\s*(?:[>›→;.,)]|$)", re.MULTILINE)
+
+
+def menu_item(view: str, m: re.Match[str]) -> bool:
+    """Is the match a whole item of a menu path ("Settings > General > Reset > Erase All Content"):
+    the name of a button, not an order?"""
+    head = view[max(0, m.start() - 160) : m.start()]
+    if not (">" in head or "›" in head or "→" in head):
+        return False
+    return _MENU_BEFORE.search(head) is not None and _ITEM_END.match(view, m.end()) is not None
+
+
 def not_quoted_mention(view: str, m: re.Match[str]) -> bool:
-    """Keep the match unless it is quoted as a mention (see :func:`quoted_mention`)."""
-    return not quoted_mention(view, m)
+    """Keep the match unless it is quoted as a mention (see :func:`quoted_mention`) or is the
+    name of a menu item (:func:`menu_item`)."""
+    return not quoted_mention(view, m) and not menu_item(view, m)
 
 
 def _both(first: Check, second: Check | None) -> Check:
