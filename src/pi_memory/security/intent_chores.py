@@ -29,7 +29,9 @@ CHORES: dict[str, dict[str, str]] = {
     "en": {"chore": "back+up backs+up backed+up backing+up backup* clean+up cleans+up cleanup* lint lints "
            "linter* linting test+suite run+the+tests runs+the+tests unit+tests build+the+project format+the+code "
            "install+the+dependencies installs+the+dependencies install+dependencies npm+install pip+install "
-           "rotate+the+logs rotates+the+logs log+rotation logrotate path $path"},
+           "rotate+the+logs rotates+the+logs log+rotation logrotate path $path "
+           # the test and lint tools by name, in any language's sentence ("ejecutar pytest y ruff")
+           "pytest ruff mypy eslint prettier flake8 jest"},
     "es": {"chore": "copia+de+seguridad copias+de+seguridad respaldo* respald* limpieza limpie* limpia+el "
            "linter* pruebas las+pruebas compila* dependencias rotación+de+logs rota+los+logs rotar+los+logs"},
     "pt": {"chore": "backup* cópia+de+segurança cópias+de+segurança limpeza limpa+o linter* os+testes testes "
