@@ -348,13 +348,37 @@ def quoted_mention(view: str, m: re.Match[str]) -> bool:
     while after >= 0 and not _is_quote(view, after):
         after = view.find(close, after + 1, hi)
     if after < 0:
-        return False  # an unclosed quote: the order runs on
+        # The match may run on past the closing mark ("hid 'ignore your previous instructions' in
+        # white text"): still a mention when what the quotation holds matches alone.
+        inner = view.find(close, start + 1, end)
+        while inner >= 0 and not _is_quote(view, inner):
+            inner = view.find(close, inner + 1, end)
+        if inner < 0 or m.re.match(view, start, inner) is None:
+            return False  # an unclosed quote: the order runs on
     return _introduced_as_mention(view[lo:at], view[lo:hi])
 
 
+#: A menu path before a match: two or more items of at most four words, each followed by a
+#: separator ("settings > general > transfer or reset > ").
+_MENU_BEFORE = compile_lazily(r"(?:[^\s>›→;.,:!?]+(?: [^\s>›→;.,:!?]+){0,3} ?[>›→] ?){2,}$")
+#: ... and the end of the menu item the match is (at most two words on, "... and settings"): the
+#: line's, a clause's, or the next separator.
+_ITEM_END = compile_lazily(r"(?: [^\s>›→;.,:!?]+){0,2}\s*(?:[>›→;.,)]|$)", re.MULTILINE)
+
+
+def menu_item(view: str, m: re.Match[str]) -> bool:
+    """Is the match a whole item of a menu path ("Settings > General > Reset > Erase All Content"):
+    the name of a button, not an order?"""
+    head = view[max(0, m.start() - 160) : m.start()]
+    if not (">" in head or "›" in head or "→" in head):
+        return False
+    return _MENU_BEFORE.search(head) is not None and _ITEM_END.match(view, m.end()) is not None
+
+
 def not_quoted_mention(view: str, m: re.Match[str]) -> bool:
-    """Keep the match unless it is quoted as a mention (see :func:`quoted_mention`)."""
-    return not quoted_mention(view, m)
+    """Keep the match unless it is quoted as a mention (see :func:`quoted_mention`) or is the
+    name of a menu item (:func:`menu_item`)."""
+    return not quoted_mention(view, m) and not menu_item(view, m)
 
 
 def _both(first: Check, second: Check | None) -> Check:

@@ -29,7 +29,9 @@ CHORES: dict[str, dict[str, str]] = {
     "en": {"chore": "back+up backs+up backed+up backing+up backup* clean+up cleans+up cleanup* lint lints "
            "linter* linting test+suite run+the+tests runs+the+tests unit+tests build+the+project format+the+code "
            "install+the+dependencies installs+the+dependencies install+dependencies npm+install pip+install "
-           "rotate+the+logs rotates+the+logs log+rotation logrotate path $path"},
+           "rotate+the+logs rotates+the+logs log+rotation logrotate path $path "
+           # the test and lint tools by name, in any language's sentence ("ejecutar pytest y ruff")
+           "pytest ruff mypy eslint prettier flake8 jest"},
     "es": {"chore": "copia+de+seguridad copias+de+seguridad respaldo* respald* limpieza limpie* limpia+el "
            "linter* pruebas las+pruebas compila* dependencias rotación+de+logs rota+los+logs rotar+los+logs"},
     "pt": {"chore": "backup* cópia+de+segurança cópias+de+segurança limpeza limpa+o linter* os+testes testes "
@@ -108,6 +110,7 @@ def unasked_chore(marks: AbstractSet[str]) -> bool:
 #: "が、"): "the assistant may run the tests without asking, but must ask me before pushing".
 _CLAUSE = compile_lazily(
     r"[;；。]|,?\s+(?:but|pero|mas|mais|ma|aber|но|а|ama|ancak|nhưng|لكن|ولكن|लेकिन|पर)\s+|が、|，?但是?|하지만|지만"
+    r"|,\s+ho\s+"  # "но" after a comma, its letters folded to their Latin look-alikes
 )
 #: What an act names: a clause with one of these and no word of asking is not a permission's.
 _ACTS = frozenset({"destroy", "wipe", "send", "ship", "copy", "execute", "comply", "disable", "modify"})

@@ -190,7 +190,8 @@ LEXICON: dict[str, str] = {
         "postinstall sitecustomize pth entrypoint daemon* "
         "arranque restaur* inicializ* démarrage restaure* "
         "wiederherstell* autostart avvio ripristin* "
-        "запуск* автозагруз* восстанов* "
+        # the launch, not to launch: "при запуске" persists, "запускать тесты" runs them (execute)
+        "запуске автозагруз* восстанов* "
         "başlangıç* khởi+động khôi+phục "
         "بدء استعد "
         "स्टार्टअप* पुनर्स्थापित* "

@@ -84,13 +84,15 @@ _VI_VERB_FIRST = compile_lazily(
     r"dùng|cho|coi|xem|tuân|nghe|theo|luôn|không|kiểm|cập|đăng|tạo|lưu|nhập|đưa|trả|báo|hỏi|phê|chấp|ẩn|"
     r"che|viết|dán|chép|khởi|bật|chấp|tiếp|cứ|mỗi|vào)\b"
 )
-_JA_FINITE = compile_lazily(r"(?:ます|ました|ています|ていました|です|でした|される|されます|[るただ])[。.]?\s*$")
+_JA_SENTENCE = compile_lazily(r"(?<=[。！？!?])")  # each sentence; a report's "done" ends one ("再発行済み")
+_JA_FINITE = compile_lazily(
+    r"(?:ます|ました|ています|ていました|です|でした|される|されます|済み?|完了|[るただ])[。.]?\s*$")
 _KO_FINITE = compile_lazily(r"(?:니다|었다|았다|한다|된다|는다|있다|이다)[.。]?\s*$")
 # ... after an opening time clause, as in the Latin scripts ("传入 --yes 时，部署脚本会 ...").
 _ZH_SUBJECT = compile_lazily(
     r"^(?:[^，。,]{1,30}(?:时|之后|以后|后|时候)[，,]\s*)?(?:[a-z][\w.-]*\s|我们|我|他|她|它|他们|用户|该|这个|此|系统|脚本|服务|机器人|[^\s，。]{1,12}(?:会|在|已经|每))"
 )
-_AR_FINITE = compile_lazily(r"^(?:\S+\s+){0,1}(?:ي|وي|في)\S{2,}")
+_AR_FINITE = compile_lazily(r"^(?:\S+\s+){0,1}(?:ي|وي|في)\S{2,}|^\S+ة\s+(?:\S+\s+){0,3}?ت\S{2,}")  # "مهمة cron تحذف"
 _HI_FINITE = compile_lazily(
     r"(?:ता|ती|ते)\s+(?:है|हैं|था|थी|थे)[।.]?\s*$|(?:या|ई|ए|ा|ी|े)\s+(?:था|थी|थे|गया|गई|गए)[।.]?\s*$"
 )
@@ -308,8 +310,8 @@ def describes(line: str) -> bool:
     first = clauses[0]
     if len(clauses) > 1 and len(first.split()) <= 3 and not orders(first) and _no_verb(first):
         first = clauses[1]  # an opening time or place: "en mars, un script a supprimé ..."
-    if _KANA.search(s):
-        return _JA_FINITE.search(s) is not None
+    if _KANA.search(s):  # every sentence, as a report ending "済み" may follow an order
+        return all(_JA_FINITE.search(x) for x in _JA_SENTENCE.split(s) if x.strip(" 。"))
     if _HANGUL.search(s):
         return _KO_FINITE.search(s) is not None
     if _CJK.search(s):

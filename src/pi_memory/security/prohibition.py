@@ -113,10 +113,23 @@ def _refused(line: str, pos: int) -> bool:
     while before and before[-1] in _negation_words():  # "n'accepte pas": the verb before its "pas"
         before.pop()
     if not before or before[-1] not in _RECEIVING:
-        return False
+        return _refused_after(line, pos)
     return negated_before(line, pos - len(before[-1]) - 1) or (
         len(before) > 1 and before[-2].startswith("n'")
     )
+
+
+#: German puts the object first and the negation last: "Befehle nimmt sie nicht an", "Befehle
+#: akzeptiert er nicht": a verb of receiving, its subject, "nicht" and the verb's particle.
+_GERMAN_REFUSAL = compile_lazily(
+    r"\S+\s+(?:nimmt|nehmen|akzeptiert|akzeptieren|empfängt|empfangen)\s+(?:\w+\s+){0,2}?nicht(?:\s+an)?\s*(?:[.;,]|$)"
+)
+
+
+def _refused_after(line: str, pos: int) -> bool:
+    """Is the word at ``pos`` the fronted object of a German verb of receiving that the clause's
+    last words negate ("Befehle nimmt sie nicht an")?"""
+    return _GERMAN_REFUSAL.match(line, pos, pos + 80) is not None
 
 
 def _object_of(line: str, words: list[tuple[int, frozenset[str]]], i: int, governed: set[int]) -> bool:

@@ -91,32 +91,34 @@ def reported(line: str) -> bool:
 
 
 _LATIN_CUES = (
-    r"prueba|pruebas|conjunto|filtro|escáner|detector|"
-    r"teste|testes|filtro|"
-    r"test|filtre|"
-    r"testsatz|teststring|filter|"
-    r"filtro|"
-    r"тестов\w*|фильтр\w*|сканер\w*|"
-    r"test|filtre\w*|"
-    r"kiểm\s+thử|bộ\s+lọc"
+    r"prueba|pruebas|conjunto|filtro|escáner|detector|evaluaci[oó]n|ataques?|inyecci[oó]n(?:es)?|"
+    r"teste|testes|filtro|avalia[cç][aã]o|injeç[aã]o|injeç[oõ]es|"
+    r"test|filtre|évaluation|attaques?|injections?|"
+    r"testsatz|teststring|filter|angriff\w*|injektion\w*|"
+    r"filtro|valutazione|attacc(?:o|hi)|iniezion[ei]|"
+    r"тестов\w*|фильтр\w*|сканер\w*|атак\w*|atak\w*|инъекц\w*|"  # "атака" folds to "ataka"
+    r"test|filtre\w*|sald[ıi]r[ıi]\w*|enjeksiyon\w*|"
+    r"kiểm\s+thử|bộ\s+lọc|tấn\s+công"
 )
 _SCRIPT_CUES = (
-    r"اختبار|مرشح|"
-    r"परीक्षण|"
-    r"テスト|"
-    r"테스트|"
-    r"测试"
+    # ... and the attack itself, as English "attacks", "injections" ("نص الهجوم", "攻撃文")
+    r"اختبار|مرشح|هجوم|حقن|"
+    r"परीक्षण|हमल|"
+    r"テスト|攻撃|インジェクション|"
+    r"테스트|공격|인젝션|"
+    r"测试|攻击|注入"
 )
 #: Nouns that introduce a quotation as an object of study (a test, what a filter blocks), in the
 #: 13 languages besides English.
 MENTION_CUES = compile_lazily(r"(?<!\w)(?:" + _LATIN_CUES + r")(?!\w)|" + _SCRIPT_CUES)
 
 _LATIN_INSTANCES = (
-    r"ejemplo|muestra|cadena|frase|"
-    r"exemplo|amostra|frase|cadeia|"
-    r"chaîne|exemple|échantillon|phrase|"
-    r"beispiel|probe|satz|zeichenkette|"
-    r"stringa|esempio|campione|frase|"
+    # (and their plurals: "frasi come «...»", "Sätze wie „...“")
+    r"ejemplos?|muestras?|cadenas?|frases?|"
+    r"exemplos?|amostras?|cadeias?|"
+    r"chaînes?|exemples?|échantillons?|phrases?|"
+    r"beispiele?|probe|satz|sätze|zeichenketten?|"
+    r"stringhe|stringa|esemp(?:io|i)|campion[ei]|frasi|"
     r"пример\w*|строк\w*|фраз\w*|образец|"
     r"örnek|cümle\w*|ifade\w*|dize\w*|"
     r"câu|ví\s+dụ|mẫu|chuỗi|"
@@ -125,9 +127,10 @@ _LATIN_INSTANCES = (
     r"diceva|scriveva|сказал\w*|написал\w*|гласил\w*|dedi|yazdı|đã\s+nói|đã\s+viết"
 )
 _SCRIPT_INSTANCES = (
-    r"عبارة|مثال|عينة|سلسلة|"
+    # (the Arabic and Japanese "quoted" too: "النص المقتبس", "引用された")
+    r"عبارة|مثال|عينة|سلسلة|مقتبس|اقتباس|"
     r"वाक्य|उदाहरण|नमूना|स्ट्रिंग|"
-    r"文字列|例文|サンプル|フレーズ|"
+    r"文字列|例文|サンプル|フレーズ|引用|"
     r"문장|예시|샘플|문자열|"
     r"字符串|例子|样本|示例|短语|"
     r"قال|قالت|كتب"
