@@ -308,7 +308,7 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     cleared when it keeps the user's own topic quiet at their request, gives the user (not the
     agent) a persona, or records the user's own setup. Only flagged lines pay for this."""
     read = marks
-    if "<quoted>" in marks or "<code>" in marks:
+    if "<quoted>" in marks or "<code>" in marks or "'" in folded[lo:hi]:  # '...' is no shape: apostrophes
         plain = context_checks.without_quoted_mentions(folded[lo:hi])
         if plain is not None:
             # A line that quotes a test string or what a filter blocks speaks about attacks: the

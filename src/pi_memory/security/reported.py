@@ -91,24 +91,24 @@ def reported(line: str) -> bool:
 
 
 _LATIN_CUES = (
-    r"prueba|pruebas|conjunto|filtro|escáner|detector|"
-    r"teste|testes|filtro|"
-    r"test|filtre|"
-    r"testsatz|teststring|filter|"
-    r"filtro|"
-    r"тестов\w*|фильтр\w*|сканер\w*|"
-    r"test|filtre\w*|"
-    r"kiểm\s+thử|bộ\s+lọc"
+    r"prueba|pruebas|conjunto|filtro|escáner|detector|ataques?|citad[oa]s?|"
+    r"teste|testes|filtro|ataques?|citad[oa]s?|"
+    r"test|filtre|attaques?|cit[ée]e?s?|"
+    r"testsatz|teststring|filter|angriff\w*|zitiert\w*|"
+    r"filtro|attacc\w*|citat[oaie]|"
+    r"тестов\w*|фильтр\w*|сканер\w*|атак\w*|цитир\w*|процитир\w*|"
+    r"test|filtre\w*|saldırı\w*|alıntı\w*|"
+    r"kiểm\s+thử|bộ\s+lọc|tấn\s+công|trích\s+dẫn"
 )
 _SCRIPT_CUES = (
-    r"اختبار|مرشح|"
-    r"परीक्षण|"
-    r"テスト|"
-    r"테스트|"
-    r"测试"
+    r"اختبار|مرشح|هجوم|مقتبس|"
+    r"परीक्षण|हमल|उद्धृत|"
+    r"テスト|攻撃|引用|"
+    r"테스트|공격|인용|"
+    r"测试|攻击|引用"
 )
-#: Nouns that introduce a quotation as an object of study (a test, what a filter blocks), in the
-#: 13 languages besides English.
+#: Nouns that introduce a quotation as an object of study (a test, what a filter blocks, an
+#: attack, what a report quotes), in the 13 languages besides English.
 MENTION_CUES = compile_lazily(r"(?<!\w)(?:" + _LATIN_CUES + r")(?!\w)|" + _SCRIPT_CUES)
 
 _LATIN_INSTANCES = (
