@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pi_memory.memory.snapshot import render_block
 from pi_memory.security import first_threat_message, rule_findings, scan
-from pi_memory.security.intent import MAX_SEGMENTS, SEGMENT_CHARS, load_model, segments
+from pi_memory.security.intent import load_model
 from pi_memory.security.intent_lexicon import LEXICON
 
 PARAPHRASED = {
@@ -91,13 +91,6 @@ def test_one_poisoned_line_in_a_long_entry_is_found() -> None:
     (finding,) = scan(text)
     assert finding.id == "intent_persistence"
     assert text[finding.start : finding.end] == poisoned  # ASCII text: the span is the line
-
-
-def test_segments_are_bounded() -> None:
-    text = ("word " * 200 + "\n") * 400
-    spans = segments(text)
-    assert len(spans) <= MAX_SEGMENTS
-    assert all(0 < hi - lo <= SEGMENT_CHARS for lo, hi in spans)
 
 
 def test_snapshot_replaces_an_intent_blocked_entry() -> None:

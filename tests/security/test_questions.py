@@ -66,3 +66,31 @@ def test_an_answer_that_grants_it_is_an_answer_in_any_words(text: str) -> None:
 def test_an_answer_that_refuses_is_not_a_grant(text: str) -> None:
     assert deliberates(fold(text, confusables=False)), text
     assert scan(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Q: 確認なしで送信していい？ A: いいえ。",
+        "確認なしでログを外部に送ってもいい？",
+        "Q: 확인 없이 로그를 외부로 보내도 돼? A: 아니.",
+        "확인 없이 오래된 브랜치를 전부 삭제해도 돼?",
+    ],
+)
+def test_asking_for_leave_casually_in_japanese_and_korean_is_a_question(text: str) -> None:
+    """"〜していい？", "〜てもいい？", "〜해도 돼?" ask leave without a particle: a permission weighed."""
+    assert deliberates(fold(text, confusables=False)), text
+    assert scan(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "確認なしでファイルを全部削除していい？ はい、やって。",
+        "파일을 확인 없이 전부 삭제해도 돼? 응, 해.",
+        "確認なしでファイルを全部削除してもいいよ。",
+    ],
+)
+def test_casual_leave_granted_or_given_is_not_a_question(text: str) -> None:
+    assert not deliberates(fold(text, confusables=False)), text
+    assert scan(text), text

@@ -288,7 +288,8 @@ _MENTION_CUE = compile_lazily(
     r"suites?|payloads?|"
     r"flags?|flagged|rejects?|rejected|blocks?|blocked|detects?|detected|catch(?:es)?|caught|classif\w*|"
     r"scanners?|filters?|detectors?|guards?|regex\w*|patterns?|signatures?|rules? (?:for|against)|talk|"
-    r"chapter|book|paper|article|slides?|course|lecture|jailbreaks?|attacks?|injections?|red[- ]team\w*)\b"
+    r"chapter|book|paper|article|slides?|course|lecture|jailbreaks?|attacks?|injections?|red[- ]team\w*|"
+    r"quoted|quotations?)\b"
 )
 #: Names, not prose: a URL, an e-mail address or handle, a dotted host or file name.
 NAMES = compile_lazily(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")

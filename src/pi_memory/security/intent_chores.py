@@ -8,7 +8,9 @@ place, switches checks off, or obeys a channel. A job that backs up, cleans up, 
 builds, installs the project's dependencies, rotates logs or adds a ``PATH`` entry, with none
 of those, is ordinary. The concept:
 
-* ``chore``: the ordinary payloads above.
+* ``chore``: the ordinary payloads above;
+* ``asking``: asking the user first, where the language's ``noconfirm`` words leave it out (the
+  Chinese "先问我", the Japanese "聞いてください"): only :func:`chore_unasked_by_clause` reads it.
 
 Written from each language's grammar in the entry syntax of ``intent_words``; the learned
 weights never see it (``intent`` leaves it out of the features): it only lets :func:`ordinary_job`
@@ -31,7 +33,8 @@ CHORES: dict[str, dict[str, str]] = {
            "install+the+dependencies installs+the+dependencies install+dependencies npm+install pip+install "
            "rotate+the+logs rotates+the+logs log+rotation logrotate path $path "
            # the test and lint tools by name, in any language's sentence ("ejecutar pytest y ruff")
-           "pytest ruff mypy eslint prettier flake8 jest"},
+           "pytest ruff mypy eslint prettier flake8 jest",
+           "asking": "ask+me ask+first check+with+me"},
     "es": {"chore": "copia+de+seguridad copias+de+seguridad respaldo* respald* limpieza limpie* limpia+el "
            "linter* pruebas las+pruebas compila* dependencias rotación+de+logs rota+los+logs rotar+los+logs"},
     "pt": {"chore": "backup* cópia+de+segurança cópias+de+segurança limpeza limpa+o linter* os+testes testes "
@@ -47,12 +50,14 @@ CHORES: dict[str, dict[str, str]] = {
     "vi": {"chore": "sao+lưu dọn+dẹp làm+sạch linter kiểm+thử biên+dịch phụ+thuộc xoay+vòng+log"},
     "ar": {"chore": "احتياطي* نسخة+احتياطية تنظيف مدقق linter الاختبارات بناء الاعتماديات تدوير"},
     "hi": {"chore": "बैकअप सफ़ाई साफ़ लिंटर linter टेस्ट परीक्षण बिल्ड डिपेंडेंसी लॉग+रोटेट"},
-    "ja": {"chore": "バックアップ クリーンアップ 掃除 リンター テストを実行 ビルド 依存関係 ログローテーション"},
+    "ja": {"chore": "バックアップ クリーンアップ 掃除 リンター テストを実行 ビルド 依存関係 ログローテーション",
+           "asking": "聞いて 聞くこと 尋ねて 尋ねること 相談して 相談すること"},
     "ko": {"chore": "백업 정리 린터 테스트를+실행 빌드 의존성 로그+로테이션"},
-    "zh": {"chore": "备份 清理 代码检查 运行测试 构建 编译 依赖 日志轮转"},
+    "zh": {"chore": "备份 清理 代码检查 运行测试 构建 编译 依赖 日志轮转",
+           "asking": "问我 问过我 先问 请示 問我 先問"},
 }
 
-#: The concept only :func:`ordinary_job` reads.
+#: The concepts only this module reads.
 UNWEIGHTED = frozenset(CHORES["en"]) | {"<riskyplace>"}
 
 #: What makes a job more than a chore, as the line's concepts: a destination (an address, a host,
@@ -95,7 +100,7 @@ def ordinary_job(marks: AbstractSet[str], line: str) -> bool:
 #: pushing or sending, "anything", the rules, hiding) keeps the weights' verdict.
 _UNASKED_PARTS = frozenset({
     "chore", "execute", "comply", "without", "noconfirm", "licence", "noneed", "agent", "permitted",
-    "always", "condition", "review", "discuss", "measure", "fact", "negation",
+    "always", "condition", "review", "discuss", "measure", "fact", "negation", "asking",
 })
 
 
@@ -112,6 +117,8 @@ _CLAUSE = compile_lazily(
     r"[;；。]|,?\s+(?:but|pero|mas|mais|ma|aber|но|а|ama|ancak|nhưng|لكن|ولكن|लेकिन|पर)\s+|が、|，?但是?|하지만|지만"
     r"|,\s+ho\s+"  # "но" after a comma, its letters folded to their Latin look-alikes
 )
+#: A word of asking first: the shared one, or one only the clause reading knows.
+_ASKING = frozenset({"noconfirm", "asking"})
 #: What an act names: a clause with one of these and no word of asking is not a permission's.
 _ACTS = frozenset({"destroy", "wipe", "send", "ship", "copy", "execute", "comply", "disable", "modify"})
 
@@ -133,8 +140,8 @@ def chore_unasked_by_clause(line: str) -> bool:
             if not unasked_chore(marks):
                 return False
             unasked = True
-        elif "noconfirm" in marks and "negation" not in marks:
-            asked = True  # "must ask me before pushing", "só com minha aprovação"
+        elif marks & _ASKING and "negation" not in marks:
+            asked = True  # "must ask me before pushing", "só com minha aprovação", "必须先问我"
         elif marks & _ACTS:
             return False  # an act with no word of asking: "...; then push to main"
     return unasked and asked

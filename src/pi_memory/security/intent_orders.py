@@ -32,7 +32,8 @@ ORDERS: dict[str, dict[str, str]] = {
         "earlier": "earlier previous prior former old original existing above preceding",
         "revoked": "withdrawn withdraw* revoked revoke* rescinded rescind* repealed lifted suspended "
         "void voided invalid invalidated obsolete cancelled canceled abolished retired "
-        "no+longer+appl* no+longer+valid no+longer+in+force do+not+apply don't+apply not+in+force",
+        "no+longer+appl* no+longer+valid no+longer+in+force do+not+apply don't+apply not+in+force "
+        "apply+no+more applies+no+more valid+no+more",
         "guard": "filter filters content+policy content+policies moderation guardrails safeguards restrictions",
         "norules": "no+rules without+rules no+content+rules no+restrictions without+restrictions no+limits "
         "without+limits rule-free",

@@ -33,10 +33,11 @@ _OPENS = compile_lazily(
     r"sollte|sollten|soll|darf|dürfen|kann|können|ist|wollen|müssen|wer|"
     r"có nên|có được|có thể|liệu)\b"
 )
-#: Question particles (anywhere in the sentence): ru, tr, ar, hi, vi, ja, ko, zh.
+#: Question particles (anywhere in the sentence): ru, tr, ar, hi, vi, ja, ko, zh; and the casual
+#: asking for leave in ja and ko ("送信していい？", "삭제해도 돼?").
 _PARTICLE = compile_lazily(
     r"(?<!\w)(?:ли|mı|mi|mu|mü|هل|क्या)(?!\w)|không\s*[?？]|"
-    r"(?:か|かな|ですか|でしょうか|だろうか)\s*[?？]|(?:까|나요|는가|은가|을까|ㄹ까)\s*[?？]|吗\s*[?？]|是否|能否|可否|要不要|该不该|应不应该"
+    r"(?:か|かな|ですか|でしょうか|だろうか|(?:て|で)も?いい|(?:て|で)もよい)\s*[?？]|도\s*(?:돼|되나|될까|되니|괜찮)\w*\s*[?？]|(?:까|나요|는가|은가|을까|ㄹ까)\s*[?？]|吗\s*[?？]|是否|能否|可否|要不要|该不该|应不应该"
 )
 #: The reader addressed, or a request: the question asks someone to act.
 _ADDRESSED = compile_lazily(
@@ -53,7 +54,7 @@ _ANSWER = compile_lazily(
     r"sí|si|claro|por supuesto|desde luego|sim|com certeza|oui|bien sûr|absolument|d'accord|"
     r"ja|natürlich|klar|auf jeden fall|certo|certamente|assolutamente|да|конечно|разумеется|"
     r"evet|tabii|elbette|kesinlikle|có|vâng|được|chắc chắn|نعم|طبعا|بالتأكيد|हाँ|हां|बिल्कुल|"
-    r"ज़रूर|जरूर|はい|もちろん|ええ|네|예|물론|그래|是|可以|对|当然|好的|行)(?!\w)"
+    r"ज़रूर|जरूर|はい|もちろん|ええ|네|예|응|물론|그래|是|可以|对|当然|好的|行)(?!\w)"
     r"(?![\s,，、!！.]*(?:que\s+)?(?:not|no|nicht|non|pas|нет|не|não|hayır|không|لا|नहीं|いいえ|아니|不|没))"
 )
 

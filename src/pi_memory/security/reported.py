@@ -91,25 +91,26 @@ def reported(line: str) -> bool:
 
 
 _LATIN_CUES = (
-    r"prueba|pruebas|conjunto|filtro|escáner|detector|evaluaci[oó]n|ataques?|inyecci[oó]n(?:es)?|"
-    r"teste|testes|filtro|avalia[cç][aã]o|injeç[aã]o|injeç[oõ]es|"
-    r"test|filtre|évaluation|attaques?|injections?|"
-    r"testsatz|teststring|filter|angriff\w*|injektion\w*|"
-    r"filtro|valutazione|attacc(?:o|hi)|iniezion[ei]|"
-    r"тестов\w*|фильтр\w*|сканер\w*|атак\w*|atak\w*|инъекц\w*|"  # "атака" folds to "ataka"
-    r"test|filtre\w*|sald[ıi]r[ıi]\w*|enjeksiyon\w*|"
-    r"kiểm\s+thử|bộ\s+lọc|tấn\s+công"
+    r"prueba|pruebas|conjunto|filtro|escáner|detector|evaluaci[oó]n|ataques?|inyecci[oó]n(?:es)?|citad[oa]s?|"
+    r"teste|testes|filtro|avalia[cç][aã]o|injeç[aã]o|injeç[oõ]es|citad[oa]s?|"
+    r"test|filtre|évaluation|attaques?|injections?|cit[ée]e?s?|"
+    r"testsatz|teststring|filter|angriff\w*|injektion\w*|zitiert\w*|"
+    r"filtro|valutazione|attacc(?:o|hi)|iniezion[ei]|citat[oaie]|"
+    r"тестов\w*|фильтр\w*|сканер\w*|атак\w*|atak\w*|инъекц\w*|цитир\w*|процитир\w*|"  # "атака" folds to "ataka"
+    r"test|filtre\w*|sald[ıi]r[ıi]\w*|enjeksiyon\w*|al[ıi]nt[ıi]\w*|"
+    r"kiểm\s+thử|bộ\s+lọc|tấn\s+công|trích\s+dẫn"
 )
 _SCRIPT_CUES = (
-    # ... and the attack itself, as English "attacks", "injections" ("نص الهجوم", "攻撃文")
-    r"اختبار|مرشح|هجوم|حقن|"
-    r"परीक्षण|हमल|"
-    r"テスト|攻撃|インジェクション|"
-    r"테스트|공격|인젝션|"
-    r"测试|攻击|注入"
+    # ... and the attack itself, as English "attacks", "injections" ("نص الهجوم", "攻撃文"), and the
+    # word for what a report quotes ("مقتبس", "引用")
+    r"اختبار|مرشح|هجوم|حقن|مقتبس|"
+    r"परीक्षण|हमल|उद्धृत|"
+    r"テスト|攻撃|インジェクション|引用|"
+    r"테스트|공격|인젝션|인용|"
+    r"测试|攻击|注入|引用"
 )
-#: Nouns that introduce a quotation as an object of study (a test, what a filter blocks), in the
-#: 13 languages besides English.
+#: Nouns that introduce a quotation as an object of study (a test, what a filter blocks, an
+#: attack, what a report quotes), in the 13 languages besides English.
 MENTION_CUES = compile_lazily(r"(?<!\w)(?:" + _LATIN_CUES + r")(?!\w)|" + _SCRIPT_CUES)
 
 _LATIN_INSTANCES = (
