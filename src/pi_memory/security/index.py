@@ -8,7 +8,11 @@ at a start, non-overlapping); without it a trie-shaped regex does the same pass.
 same anchors, so findings never depend on the extension.
 
 Needs (``prefilter``): literals a rule regex cannot match without, read from its parse tree. The
-index's :attr:`RuleIndex.plan` and second automaton tell the matcher which are present.
+index's :attr:`RuleIndex.plan` says which rule needs which. After the warm-up one automaton holds
+the anchor keys and the literals' title-case spellings, so :func:`anchors_and_needs` reads both
+from one pass over the title-cased view (a pass costs about the same per character whatever the
+automaton holds); the literal-only automaton over the view is left for texts whose ``title()``
+changes length.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ except ImportError:  # pragma: no cover - the pure-Python finder gives the same 
 # automaton reports every occurrence) than the regex runs they save.
 _MIN_LITERAL = 4
 _WARMUP_VIEWS = 16
+_SIGMA = "\u03a3"  # the one letter whose lower case (inside title()) looks at its neighbours
 _MAX_NEEDS = 1
 
 _use_automaton = _ahocorasick is not None
@@ -165,6 +170,10 @@ class RuleIndex:
         """Anchor key -> indices (rule order) of the rules it reaches."""
         return {k: tuple(self.order[id(r)] for r in rules) for k, rules in self.by_anchor.items()}
 
+    def warmed(self) -> bool:
+        """Has the warm-up gone by (:meth:`warm` said ``True``)?"""
+        return self._views >= _WARMUP_VIEWS
+
     def warm(self) -> bool:
         """Count a view; ``True`` once enough views went by to pay for :attr:`plan`.
 
@@ -212,6 +221,39 @@ class RuleIndex:
         return automaton
 
     @cached_property
+    def merged_automaton(self) -> Any:
+        """The anchor keys and the need literals in one C automaton over the title-cased view,
+        so that one pass gives both (see :func:`anchors_and_needs`); ``None`` when there is
+        nothing to find or a literal holds a letter whose title case depends on its neighbours.
+
+        ``title()`` changes a character by whether the one before it is cased, so a literal
+        inside the view appears in ``view.title()`` in one of two spellings: as a word start
+        (``lit.title()``) or after a letter. Both are keys; a hit is confirmed on the view itself
+        with ``startswith`` (``title()`` folds different texts together). Values are
+        ``(anchor or None, ((literal, length, need bits), ...), plain)``; ``plain``: every
+        literal is ASCII without capitals, so in an ASCII view without capitals a hit is the
+        literal itself (ASCII title-casing only flips the case of a letter)."""
+        assert _ahocorasick is not None
+        masks = self.plan.literal_masks
+        if not self.by_anchor or any(_SIGMA in lit for lit in masks):
+            return None
+        kinds = self._kinds
+        keys: dict[str, tuple[Any, list[tuple[str, int, int]]]] = {
+            k: ((k, len(k), kinds[k]), []) for k in self.by_anchor
+        }
+        for lit, mask in masks.items():
+            n = len(lit)
+            for spelling in {lit.title(), ("a" + lit).title()[1:]}:
+                if len(spelling) == n:  # a longer one never occurs in a same-length title()
+                    keys.setdefault(spelling, (None, []))[1].append((lit, n, mask))
+        automaton = _ahocorasick.Automaton()
+        for k, (anchor, lits) in keys.items():
+            plain = all(lit.isascii() and lit == lit.lower() for lit, _, _ in lits)
+            automaton.add_word(k, (anchor, tuple(lits), plain))
+        automaton.make_automaton()
+        return automaton
+
+    @cached_property
     def fallback(self) -> re.Pattern[str]:
         """Word-boundary finder over the view itself, for the rare texts whose ``title()`` changes length."""
         return re.compile(r"(?<!\w)" + _trie_pattern((k.lower(), self._kinds[k]) for k in self.by_anchor))
@@ -227,6 +269,42 @@ def find_anchors(index: RuleIndex, view: str) -> list[tuple[int, str]]:
         automaton = index.automaton
         return _automaton_anchors(automaton, titled) if automaton is not None else []
     return [(m.start(), m.group()) for m in index.finder.finditer(titled)]
+
+
+def anchors_and_needs(index: RuleIndex, view: str) -> tuple[list[tuple[int, str]], int, frozenset[str]] | None:
+    """:func:`find_anchors`, plus the need bits and literals present in ``view``, from one
+    automaton pass (:attr:`RuleIndex.merged_automaton`). ``None`` where that pass does not
+    apply: without the C automaton, before the warm-up, when ``title()`` changes the length."""
+    if not (_use_automaton and index.warmed()):
+        return None
+    automaton = index.merged_automaton
+    if automaton is None:
+        return None
+    titled = view.title()
+    if len(titled) != len(view):
+        return None
+    best: dict[int, tuple[int, str]] = {}
+    last = len(titled) - 1
+    letters = _ASCII_LETTERS
+    startswith = view.startswith
+    trusted = view.isascii() and view.islower()  # no ASCII capital: see ``merged_automaton``
+    present = 0
+    seen: set[str] = set()
+    for end, (anchor, lits, plain) in automaton.iter(titled):
+        if lits:
+            for lit, n, bits in lits:
+                if (trusted and plain) or startswith(lit, end - n + 1):
+                    present |= bits
+                    seen.add(lit)
+            if anchor is None:
+                continue
+        key, size, stem = anchor
+        if not stem and end < last:
+            c = titled[end + 1]
+            if c in letters or (c > "\x7f" and c.isalnum() and not c.isdecimal()):
+                continue
+        best[end - size + 1] = (size, key)
+    return _non_overlapping(best), present, frozenset(seen)
 
 
 _start_automata: dict[Need, Any] = {}
@@ -275,6 +353,11 @@ def _automaton_anchors(automaton: Any, titled: str) -> list[tuple[int, str]]:
                 continue
         # Occurrences arrive in order of their end, so a later one at the same start is longer.
         best[end - size + 1] = (size, key)
+    return _non_overlapping(best)
+
+
+def _non_overlapping(best: dict[int, tuple[int, str]]) -> list[tuple[int, str]]:
+    """Leftmost first, each match hiding the starts inside it (``best``: start -> longest key)."""
     found: list[tuple[int, str]] = []
     pos = 0
     for start in sorted(best):

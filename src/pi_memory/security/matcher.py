@@ -16,7 +16,13 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from pi_memory.security.index import RuleIndex, automaton_enabled, find_anchors, start_positions
+from pi_memory.security.index import (
+    RuleIndex,
+    anchors_and_needs,
+    automaton_enabled,
+    find_anchors,
+    start_positions,
+)
 from pi_memory.security.rule import Hit, Rule
 
 _MAX_TRIES = 24
@@ -45,11 +51,12 @@ def run_rules(
     view. A rule whose need is absent from the view is never tried, and a window that lacks it
     is counted as a try without running the regex: neither can change a result.
     """
-    found = find_anchors(index, view)
+    merged = anchors_and_needs(index, view)  # after the warm-up: anchors and needs in one pass
+    found = find_anchors(index, view) if merged is None else merged[0]
     work = [len(view)]
     hits: list[Hit] = []
     if found:
-        needs = _Needs.of(index, view)
+        needs = _Needs.of(index, view) if merged is None else _Needs.found(index, merged[1], merged[2])
         state = _View(index, view, found)
         candidates_of = _candidates(index, found, skip)
         shadowed = index.shadowed
@@ -100,13 +107,18 @@ class _Needs:
     def of(cls, index: RuleIndex, view: str) -> _Needs:
         if not (automaton_enabled() and index.warm()):
             return cls()
-        plan = index.plan
         automaton = index.literal_automaton
         seen = {v for _, v in automaton.iter(view)} if automaton is not None else set()
         present = 0
         for _, bits in seen:
             present |= bits
-        return cls(plan.need_masks, plan.window_needs, present, frozenset(lit for lit, _ in seen))
+        return cls.found(index, present, frozenset(lit for lit, _ in seen))
+
+    @classmethod
+    def found(cls, index: RuleIndex, present: int, literals: frozenset[str]) -> _Needs:
+        """The needs a pass found: ``present`` need bits, the ``literals`` seen."""
+        plan = index.plan
+        return cls(plan.need_masks, plan.window_needs, present, literals)
 
     def wanted(self, i: int) -> list[frozenset[str]] | None:
         """Needs each window of rule ``i`` must meet; ``None`` if the view cannot match at all."""
