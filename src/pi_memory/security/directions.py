@@ -6,7 +6,8 @@ results to the team channel", "把结果发到团队频道", "publie le rapport 
 reports there. :func:`channel_is_output` tells the two apart from the positions of the lexicon's
 concepts in the line: every channel word (and "results" is one) sits next to a send word, as its
 destination after it (or, in a script without spaces, its object right before it), and nothing
-after that send obeys, runs or names an instruction.
+after that send obeys, runs or names an instruction. A send word that also reads as inbound
+("a message posted in #ops") brings text in from the channel, so it is no send here.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ _READS = frozenset({"execute", "comply", "rules"})
 
 
 def channel_is_output(line: str) -> bool:
-    """Is every channel word of the folded line the object or the destination of a send, with no
-    word of running or obeying after the send ("posts the results to the team channel")?"""
+    """Is every channel word of the folded line the object or the destination of an outward send,
+    with no word of running, obeying or instruction after it ("posts the results to the team
+    channel")?"""
     positions = concept_positions(line)
     channels = [p for p, found in positions if "channel" in found and "send" not in found]
     # A send word that also reads as inbound ("a message posted in the channel", "what arrives
