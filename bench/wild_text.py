@@ -1,0 +1,143 @@
+"""How often the scanner refuses real, harmless prose written by others: the documentation shipped
+with the installed packages.
+
+Every installed distribution's long description (its ``METADATA`` body: the README on PyPI) and,
+when the interop tests' Node peers are installed, every ``README.md`` under their
+``node_modules``, cut into paragraphs. A paragraph is kept when it is 60-700 characters, mostly
+letters, and not a table row, heading or bare markup; duplicates count once. None of it is an
+attack (package documentation names APIs, keys, URLs, hooks and "ignore rules" all the time),
+so every flagged paragraph is a false positive a user would meet when an agent stores what it
+read.
+
+Each paragraph's half is fixed by a hash of its text (``tune`` when the first byte of its SHA-256
+is even, as the hand-written sets do): only the ``tune`` half may be read while fixing causes
+(``--show``); the ``probe`` half is only counted. Which paragraphs there are depends on the
+installed versions, so the report names them (``sources``) and a figure compares two scanners
+only on one install::
+
+    .venv/bin/python bench/wild_text.py [--show] [--harness PATH] [--out bench/results/wild_text.json]
+
+Prints JSON: paragraphs per half, and per half the flagged ones by layer (rules, intent) and by
+finding id; beside them, in the same run, how many the hermes pattern list (strict) flags, when
+the shared evaluation harness is there (``--harness``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from importlib import metadata
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from harness import SHARED  # noqa: E402
+
+ROOT = HERE.parent
+NODE_MODULES = ROOT / "tests" / "interop" / "node_modules"
+MIN_CHARS, MAX_CHARS = 60, 700
+_BREAK = re.compile(r"\n[ \t]*\n")
+_MARKUP_START = ("|", "```", "<", "!", "[!", "#", "..", "---", "===")
+
+
+def _part(text: str) -> str:
+    return "tune" if hashlib.sha256(text.encode()).digest()[0] % 2 == 0 else "probe"
+
+
+def documents() -> Iterator[tuple[str, str]]:
+    """``(source, body)`` for every installed distribution's description and every Node peer's README,
+    in a fixed order."""
+    dists = sorted(metadata.distributions(), key=lambda d: (d.metadata["Name"] or "").lower())
+    for dist in dists:
+        raw = dist.read_text("METADATA") or ""
+        body = raw.split("\n\n", 1)[1] if "\n\n" in raw else ""  # the headers end at the first blank line
+        if body.strip():
+            yield f"pypi:{dist.metadata['Name']}=={dist.version}", body
+    if NODE_MODULES.is_dir():
+        for readme in sorted(NODE_MODULES.rglob("README.md")):
+            try:
+                yield f"npm:{readme.parent.relative_to(NODE_MODULES)}", readme.read_text("utf-8", errors="replace")
+            except OSError:
+                continue
+
+
+def paragraphs(body: str) -> Iterator[str]:
+    """The prose paragraphs of one document, whitespace collapsed."""
+    for chunk in _BREAK.split(body):
+        para = " ".join(chunk.split())
+        if not MIN_CHARS <= len(para) <= MAX_CHARS or para.startswith(_MARKUP_START):
+            continue
+        if sum(c.isalpha() for c in para) >= 0.6 * len(para):
+            yield para
+
+
+def corpus() -> tuple[list[tuple[str, str]], list[str]]:
+    """``([(part, paragraph)], sources)``, each paragraph once."""
+    seen: set[str] = set()
+    rows: list[tuple[str, str]] = []
+    sources: list[str] = []
+    for source, body in documents():
+        sources.append(source)
+        for para in paragraphs(body):
+            if para not in seen:
+                seen.add(para)
+                rows.append((_part(para), para))
+    return rows, sources
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--show", action="store_true", help="print the tune half's flagged paragraphs (stderr)")
+    ap.add_argument("--out", type=Path, help="also write the JSON report here")
+    ap.add_argument("--harness", type=Path, default=SHARED / "bench" / "threats" / "threat_eval.py",
+                    help="the evaluation harness whose hermes pattern list is the peer (skipped when absent)")
+    args = ap.parse_args(argv)
+    from pi_memory.security import scan
+
+    hermes = None
+    if args.harness.is_file():
+        from threat_bench import load_harness
+
+        loaded = load_harness(args.harness)
+        hermes = lambda text: bool(loaded.is_blocked(loaded.hermes_scan(text)))  # noqa: E731
+
+    rows, sources = corpus()
+    report: dict[str, object] = {"sources": len(sources), "source_list": sources}
+    for part in ("tune", "probe"):
+        mine = [p for q, p in rows if q == part]
+        layers: Counter[str] = Counter()
+        ids: Counter[str] = Counter()
+        for para in mine:
+            found = scan(para)
+            if not found:
+                continue
+            layers["intent" if all(f.view == "intent" for f in found) else "rules"] += 1
+            ids.update({f.id for f in found})
+            if args.show and part == "tune":
+                evidence = [(f.id, list(f.evidence)) for f in found]
+                print(json.dumps({"findings": evidence, "text": para}, ensure_ascii=False), file=sys.stderr)
+        flagged = sum(layers.values())
+        report[part] = {
+            "paragraphs": len(mine),
+            "flagged": flagged,
+            "rate": round(flagged / len(mine), 4) if mine else 0.0,
+            "by_layer": dict(sorted(layers.items())),
+            "by_id": dict(ids.most_common()),
+        }
+        if hermes is not None:
+            report[part]["hermes_flagged"] = sum(hermes(para) for para in mine)  # type: ignore[index]
+    text = json.dumps(report, indent=2)
+    print(json.dumps({k: v for k, v in report.items() if k != "source_list"}, indent=2))
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
