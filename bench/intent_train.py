@@ -5,13 +5,19 @@ labelled corpora only (``threat_bench.split``: the held-out part is never read h
 decision threshold by group cross-validation on that same development part, and writes the
 weights the package ships::
 
-    .venv/bin/python bench/intent_train.py [--corpus PATH ...] [--extra FIXTURE ...] [--extra-weight W]
+    .venv/bin/python bench/intent_train.py [--corpus PATH ...] [--extra FIXTURE ...] [--wild] [--extra-weight W]
         [--fp-target RATE] [--l2 X] [--min-df N] [--max-features N] [--out src/pi_memory/security/intent_model.json]
 
 ``--extra`` (repeatable) adds the ``tune`` half of one of our fixture sets
 (``tests/fixtures/security/*.jsonl``): its benign notes as benign, its threats as the corpus
 category their ``kind`` is (``KIND_CATEGORY``; a kind that spans several categories is left
 out). The ``probe`` half is never read. Extra benign rows also bound the threshold, out of fold.
+
+``--wild`` adds the ``tune`` half of ``wild_text``'s real prose (the installed packages'
+READMEs, all harmless) as benign rows, one source group per package, so cross-validation scores
+each package's paragraphs with weights that never saw that package. The ``probe`` half is never
+read. Without it the weights learn "benign" only from the corpora's ~330 notes, and real
+documentation, full of URLs, keys, "send" and "override", is flagged far more often.
 
 Deterministic: fixed feature order, full-batch gradient descent from zeros, no randomness.
 """
@@ -69,6 +75,7 @@ FIXTURES = HERE.parent / "tests" / "fixtures" / "security"
 #: The shipped model predates ``--extra``: no extra sets, the default L2. A model retrained with
 #: ``--extra`` sets these to its own flags.
 SHIPPED_EXTRA: tuple[str, ...] = ()
+SHIPPED_WILD = False
 SHIPPED_L2 = L2
 SHIPPED_EXTRA_WEIGHT = 1.0
 
@@ -103,9 +110,19 @@ def extra_rows(path: Path) -> list[dict[str, str]]:
     return out
 
 
+def wild_rows() -> list[dict[str, str]]:
+    """The ``tune`` half of ``wild_text``'s paragraphs as benign rows, grouped by the package they
+    come from (the ``probe`` half is never kept)."""
+    import wild_text
+
+    return [{"text": text, "label": "benign", "category": "benign_wild", "source": f"{EXTRA}wild {source}"}
+            for part, text, source in wild_text.corpus_by_source() if part == "tune"]
+
+
 def shipped_extra_rows() -> list[dict[str, str]]:
     """The extra rows the shipped weights were trained with (tune halves only)."""
-    return [r for name in SHIPPED_EXTRA for r in extra_rows(FIXTURES / name)]
+    rows = [r for name in SHIPPED_EXTRA for r in extra_rows(FIXTURES / name)]
+    return rows + (wild_rows() if SHIPPED_WILD else [])
 
 
 def train(rows: Sequence[dict[str, str]], threshold: float = 0.5, *, l2: float = L2, min_df: int = MIN_DF,
@@ -219,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra", type=Path, action="append", default=[],
                     help="a fixture set whose tune half is added (repeatable)")
     ap.add_argument("--extra-benign-only", action="store_true", help="add only the extra sets' benign rows")
+    ap.add_argument("--wild", action="store_true", help="add the tune half of the installed packages' READMEs")
     ap.add_argument("--fp-target", type=float, default=TARGET_HARD_NEG_FP, help="out-of-fold FP bound")
     ap.add_argument("--extra-fp-target", type=float, default=None, help="bound on extra benign rows")
     ap.add_argument("--extra-weight", type=float, default=1.0, help="loss weight of an extra row")
@@ -233,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     n_dev = len(rows)
     for path in args.extra:
         rows += [r for r in extra_rows(path) if r["label"] == "benign" or not args.extra_benign_only]
+    if args.wild:
+        rows += wild_rows()
     params = {"l2": args.l2, "min_df": args.min_df, "max_features": args.max_features,
               "extra_weight": args.extra_weight}
     rule_hits = [bool(threats.rule_findings(r["text"])) for r in rows]

@@ -77,18 +77,21 @@ def paragraphs(body: str) -> Iterator[str]:
             yield para
 
 
-def corpus() -> tuple[list[tuple[str, str]], list[str]]:
-    """``([(part, paragraph)], sources)``, each paragraph once."""
+def corpus_by_source() -> list[tuple[str, str, str]]:
+    """``(part, paragraph, source)`` for each paragraph once (at its first source)."""
     seen: set[str] = set()
-    rows: list[tuple[str, str]] = []
-    sources: list[str] = []
+    rows: list[tuple[str, str, str]] = []
     for source, body in documents():
-        sources.append(source)
         for para in paragraphs(body):
             if para not in seen:
                 seen.add(para)
-                rows.append((_part(para), para))
-    return rows, sources
+                rows.append((_part(para), para, source))
+    return rows
+
+
+def corpus() -> tuple[list[tuple[str, str]], list[str]]:
+    """``([(part, paragraph)], sources)``, each paragraph once."""
+    return [(part, para) for part, para, _ in corpus_by_source()], [source for source, _ in documents()]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -140,3 +140,18 @@ def test_an_extra_row_weighs_what_it_is_given() -> None:
     weighted = trainer.train(corpus + extra, min_df=1, extra_weight=1.0)
     assert all(not any(unweighted.weights.get(f, ())) for f in only_extra)
     assert any(any(weighted.weights[f]) for f in only_extra)
+
+
+def test_wild_rows_are_the_tune_half_of_real_prose_grouped_by_package() -> None:
+    wild = _load("wild_text")
+    rows = trainer.wild_rows()
+    by_source = wild.corpus_by_source()
+    assert rows and len(rows) == sum(part == "tune" for part, _, _ in by_source)
+    probe = {text for part, text, _ in by_source if part == "probe"}
+    assert not probe.intersection(r["text"] for r in rows)
+    assert {r["label"] for r in rows} == {"benign"}
+    assert all(r["source"].startswith(trainer.EXTRA + "wild ") for r in rows)
+    # one source group per package, so a fold never scores a package it was trained on
+    groups = {r["source"] for r in rows}
+    assert 1 < len(groups) < len(rows)
+    assert len(set(trainer.folds_of(rows))) == trainer.FOLDS
