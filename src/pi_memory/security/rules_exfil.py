@@ -130,6 +130,13 @@ _COMMAND_START = (
     ))
     + r")\s*"
 )
+_READ_COMMAND = (
+    r"(?:cat|less|more|head|tail|bat|type|xxd|hexdump|strings|nl|tac|od|base64|gpg\s+-d|cp|scp|rsync|tar\s+-?\w+|"
+    r"zip|get-content|gc)"
+)
+# ... or anywhere, when only a command's arguments stand between it and the file: flags, numbers,
+# paths and quoted words ("use head -n 5 ~/.env"), no prose.
+_ARGUMENT = r"(?:-{1,2}[\w=.,:-]*|\d+|[\w.-]*[/\\~.$%:@]\S*|[\"'`]\S*)"
 # ``open(...)`` with an argument, not a write mode: a file read (``open(os.devnull, "wb")`` is a
 # place to write a download to, ``function open()`` a handler's name).
 _CODE_SOURCE = (
@@ -158,8 +165,8 @@ RULES: list[Rule] = [
         "read_secrets", CAT, ALL,
         "cat|less|more|head|tail|bat|type|xxd|hexdump|strings|nl|tac|od|base64|gpg|cp|scp|rsync|tar|zip|"
         "get-content|gc",
-        _COMMAND_START + r"(?:cat|less|more|head|tail|bat|type|xxd|hexdump|strings|nl|tac|od|base64|gpg\s+-d|cp|"
-        r"scp|rsync|tar\s+-?\w+|zip|get-content|gc)\s+[^\n|;&]{0,200}?" + SECRET_FILE,
+        r"(?:" + _COMMAND_START + _READ_COMMAND + r"\s+[^\n|;&]{0,200}?|(?<![\w-])" + _READ_COMMAND
+        + r"\s+(?:" + _ARGUMENT + r"\s+){0,8}?\S{0,40}?)" + SECRET_FILE,
         sub="secret_read", fwd=260,
     ),
     rule(
