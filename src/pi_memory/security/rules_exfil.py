@@ -53,6 +53,8 @@ def _source_to_sink(view: str, m: re.Match[str]) -> bool:
     line = _segment(view, m)
     if _NET_SINK_RE.search(line) is None:
         return False
+    if m.group().endswith(("os.environ", "process.env")) and _ASSIGNED.match(view, m.end()) is not None:
+        return False  # an environment variable assigned (the regex's window may end before it shows)
     var = _SECRET_VAR_RE.search(line)
     if _TRANSFER_TOOL_RE.search(line) is None:
         if var is None and _only_internal(line):
@@ -60,22 +62,37 @@ def _source_to_sink(view: str, m: re.Match[str]) -> bool:
             # scope at https://npm.internal.example"): no tool moves bytes, no secret value is
             # read, and the only destination is inside the organisation. That is configuration.
             return False
-        if not (_url_carries_secret(line) or destinations.credential_argument(line) or "send" in concepts(line)):
-            # No tool moves bytes and nothing says to send: a key's name or a `.env` file beside
-            # a link (a docs page, a changelog's issue link) is a reference. The URL is a
-            # destination when the secret is written into it, handed to a client as its
-            # credential (the client sends it to its base URL), or a verb sends it there.
+        if not (
+            _bare_url(line) or _url_carries_secret(line) or destinations.credential_argument(line)
+            or "send" in concepts(line)
+        ):
+            # No tool moves bytes, every URL is a link's target and nothing says to send: a key's
+            # name or a `.env` file beside links (a docs page, a changelog's issue link) is a
+            # reference the reader follows. A link is a destination when the secret is written
+            # into it, handed to a client as its credential (the client sends it to its base
+            # URL), or a verb sends it there.
             return False
     return destinations.secret_leaves(line, var.group(1) if var else _env_key(line))
 
 
 _SOURCE_RE = compile_lazily(SECRET_SOURCE)
+# ``os.environ[...] =`` / ``process.env.X =``: configuration written, not a secret read.
+_ASSIGNED = compile_lazily(r"(?:\.\w+|\[[^\]\n]{1,80}\])\s*=(?!=)")
 # A URL token, with any ``$( ... )`` written inside it (a substitution whose output is the path).
 _URL_TOKEN = compile_lazily(r"(?:https?|wss?|ftps?)://(?:\$\([^)\n]{0,200}\)|\S){0,600}")
 # The name an environment read looks up: os.environ["X"], os.environ.get("X"), os.getenv("X"),
 # process.env.X, process.env["X"].
 _ENV_KEY = compile_lazily(r"(?:os\.environ(?:\.get\(|\[)|os\.getenv\(|process\.env(?:\.|\[))\s*[\"']?(\w+)")
 _CREDENTIAL_NAME = compile_lazily(SECRET_VAR.replace(r"\$\{?(", "(").replace(r"\b\}?", "$"))
+
+
+# What makes a URL a link's target: markdown ``[text](url)``, ``<url>`` (reST, autolinks), ``href=``.
+_LINK_OPENING = compile_lazily(r"(?:\]\(|<|href=[\"']?)$")
+
+
+def _bare_url(line: str) -> bool:
+    """Is a URL on the line written bare in the text (a possible destination), not as a link's target?"""
+    return any(_LINK_OPENING.search(line, max(0, u.start() - 6), u.start()) is None for u in _URL_TOKEN.finditer(line))
 
 
 def _url_carries_secret(line: str) -> bool:
