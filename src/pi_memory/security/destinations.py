@@ -59,6 +59,12 @@ _AUTH_HEADER = re.compile(
     r"(?:authorization|x-api-key|api-key|private-token|x-auth-token|x-goog-api-key)\s*:\s*(?:bearer|token|basic)?\s*"
     r"[\"']?\$\{?\w+\}?|(?:-u|--user)\s+[\"']?[\w.-]*:?\$\{?\w+"
 )
+# The same in code: an environment read handed to a client as its credential parameter
+# (``api_key=os.environ["OPENAI_API_KEY"]``, ``apiKey: process.env.OPENAI_API_KEY``).
+_CREDENTIAL_ARG = re.compile(
+    r"\b(?:api_?key|auth_?token|access_?token|token|auth|credentials?|password)[\"']?\s*[=:]\s*"
+    r"(?:os\.environ|os\.getenv|process\.env)"
+)
 
 
 def hosts(text: str) -> list[tuple[str, str]]:
@@ -119,17 +125,22 @@ def first_party(var: str, host: str) -> bool:
     return False
 
 
+def credential_argument(segment: str) -> bool:
+    """Does code on the line hand an environment read to a client as its credential?"""
+    return _CREDENTIAL_ARG.search(segment) is not None
+
+
 def secret_leaves(segment: str, var: str | None) -> bool:
     """Does a command segment that carries a secret send it somewhere it should not go?
 
-    Allowed: loopback targets; an auth header (or ``-u``) to an internal host or to the
-    credential's own vendor. Everything else with a network destination, or with none we can
-    see, counts as leaving.
+    Allowed: loopback targets; an auth header (or ``-u``, or a client's credential parameter)
+    to an internal host or to the credential's own vendor. Everything else with a network
+    destination, or with none we can see, counts as leaving.
     """
     targets = hosts(segment)
     if not targets:
         return True
-    in_header = _AUTH_HEADER.search(segment) is not None
+    in_header = _AUTH_HEADER.search(segment) is not None or credential_argument(segment)
     for host, path in targets:
         if is_sink(host, path):
             return True

@@ -56,10 +56,13 @@ SECRET_FILE = (
     r"|(?:~|\$home|\$\{home\}|/root|/home/[\w.-]+|/users/[\w.-]+)/\.?[\w./-]{0,30}credentials\b)"
 )
 
-#: Where the secret material comes from in a command line.
+#: Where the secret material comes from in a command line. An environment variable *assigned*
+#: (``os.environ["X_ENDPOINT"] = "https://..."``) is configuration written, not a secret read;
+#: ``.aws`` is the folder, not the label of a host name (``docs.aws.amazon.com``).
 SECRET_SOURCE = (
-    rf"(?:{SECRET_VAR}|{SECRET_FILE}|\bprintenv\b|\benv\s*\||\bset\s*\||os\.environ|process\.env"
-    r"|\bsecurity\s+find-(?:generic|internet)-password|\.aws\b|\.kube/config|\.config/gcloud)"
+    rf"(?:{SECRET_VAR}|{SECRET_FILE}|\bprintenv\b|\benv\s*\||\bset\s*\|"
+    r"|os\.environ(?!\[[^\]\n]{1,80}\]\s*=(?!=))|process\.env(?!(?:\.\w+|\[[^\]\n]{1,80}\])\s*=(?!=))"
+    r"|\bsecurity\s+find-(?:generic|internet)-password|(?<![\w-])\.aws\b|\.kube/config|\.config/gcloud)"
 )
 
 #: Tools and calls that move bytes off the machine.

@@ -14,6 +14,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
+from pi_memory.security.intent_tool_rules import tool_rules
 from pi_memory.security.lexicon_build import (
     CLITIC,
     END,
@@ -198,6 +199,8 @@ def concept_positions(
             names = names - drops_at(pos, "команд")
         if "agent" in names:
             names = names - drops_at(pos, "agent")
+        if "rules" in names and tool_rules(text, pos):
+            names = names - {"rules"}  # "the old lint rules": the linter's, not the agent's
         if "negation" in names and (
             inside_without.covers(pos, pos + 1)
             or suggests(pos)
@@ -215,6 +218,8 @@ def concept_positions(
     for pos, end, names in hits:
         if "agent" in names:
             names = names - drops_at(pos, "agent")
+        if "rules" in names and tool_rules(text, pos):
+            names = names - {"rules"}
         if "negation" in names and (
             inside_without.covers(pos, end, strictly=True)
             or not negates(pos, end)

@@ -22,6 +22,7 @@ from pi_memory.security.fragments import (
     SECRET_VAR,
     sent,
 )
+from pi_memory.security.intent_match import concepts
 from pi_memory.security.lazy_re import compile_lazily
 
 CAT = "exfiltration"
@@ -52,13 +53,57 @@ def _source_to_sink(view: str, m: re.Match[str]) -> bool:
     line = _segment(view, m)
     if _NET_SINK_RE.search(line) is None:
         return False
+    if m.group().endswith(("os.environ", "process.env")) and _ASSIGNED.match(view, m.end()) is not None:
+        return False  # an environment variable assigned (the regex's window may end before it shows)
     var = _SECRET_VAR_RE.search(line)
-    if var is None and _TRANSFER_TOOL_RE.search(line) is None and _only_internal(line):
-        # A config file named beside the internal URL it points at (".npmrc points the @acme
-        # scope at https://npm.internal.example"): no tool moves bytes, no secret value is
-        # read, and the only destination is inside the organisation. That is configuration.
-        return False
-    return destinations.secret_leaves(line, var.group(1) if var else None)
+    if _TRANSFER_TOOL_RE.search(line) is None:
+        if var is None and _only_internal(line):
+            # A config file named beside the internal URL it points at (".npmrc points the @acme
+            # scope at https://npm.internal.example"): no tool moves bytes, no secret value is
+            # read, and the only destination is inside the organisation. That is configuration.
+            return False
+        if not (
+            _bare_url(line) or _url_carries_secret(line) or destinations.credential_argument(line)
+            or "send" in concepts(line)
+        ):
+            # No tool moves bytes, every URL is a link's target and nothing says to send: a key's
+            # name or a `.env` file beside links (a docs page, a changelog's issue link) is a
+            # reference the reader follows. A link is a destination when the secret is written
+            # into it, handed to a client as its credential (the client sends it to its base
+            # URL), or a verb sends it there.
+            return False
+    return destinations.secret_leaves(line, var.group(1) if var else _env_key(line))
+
+
+_SOURCE_RE = compile_lazily(SECRET_SOURCE)
+# ``os.environ[...] =`` / ``process.env.X =``: configuration written, not a secret read.
+_ASSIGNED = compile_lazily(r"(?:\.\w+|\[[^\]\n]{1,80}\])\s*=(?!=)")
+# A URL token, with any ``$( ... )`` written inside it (a substitution whose output is the path).
+_URL_TOKEN = compile_lazily(r"(?:https?|wss?|ftps?)://(?:\$\([^)\n]{0,200}\)|\S){0,600}")
+# The name an environment read looks up: os.environ["X"], os.environ.get("X"), os.getenv("X"),
+# process.env.X, process.env["X"].
+_ENV_KEY = compile_lazily(r"(?:os\.environ(?:\.get\(|\[)|os\.getenv\(|process\.env(?:\.|\[))\s*[\"']?(\w+)")
+_CREDENTIAL_NAME = compile_lazily(SECRET_VAR.replace(r"\$\{?(", "(").replace(r"\b\}?", "$"))
+
+
+# What makes a URL a link's target: markdown ``[text](url)``, ``<url>`` (reST, autolinks), ``href=``.
+_LINK_OPENING = compile_lazily(r"(?:\]\(|<|href=[\"']?)$")
+
+
+def _bare_url(line: str) -> bool:
+    """Is a URL on the line written bare in the text (a possible destination), not as a link's target?"""
+    return any(_LINK_OPENING.search(line, max(0, u.start() - 6), u.start()) is None for u in _URL_TOKEN.finditer(line))
+
+
+def _url_carries_secret(line: str) -> bool:
+    """Is a secret source written inside a URL (``https://x.example/?k=$TOKEN``)?"""
+    return any(_SOURCE_RE.search(u.group()) for u in _URL_TOKEN.finditer(line))
+
+
+def _env_key(line: str) -> str | None:
+    """The credential an environment read on the line names (the first that is named like one)."""
+    keys = [k.group(1) for k in _ENV_KEY.finditer(line)]
+    return next((k for k in keys if _CREDENTIAL_NAME.search(k)), keys[0] if keys else None)
 
 
 def _only_internal(line: str) -> bool:
@@ -91,8 +136,28 @@ _PUBLIC_PLACE = (
     r"reply|answer|message|chat|channel|url|query string|log|logs|readme|comment|repo|repository|upstream|"
     r"forum|tweet|post|ticket|email|slack|discord|webpage|website|page|output|image|link)"
 )
+# Where a command word is a command: at the start of a line or a shell segment, after a prompt,
+# a quote, a backtick, a bullet or a sentence's end, or after a softener ("then cat ~/.env").
+# Mid-sentence, "more", "type", "head" or "tail" are English ("for more information about .env").
+_COMMAND_START = (
+    r"(?:(?<![^\n;|&(`'\"$>*\[{])|(?<=[\n;|&(`'\"$>*\[{.!?:,-]\s)|(?<=[\n;|&(`'\"$>*\[{.!?:,-]\s\s)|"
+    + "|".join(rf"(?<=\b{w}\s)" for w in (
+        "please", "then", "and", "also", "now", "first", "just", "run", "sudo", "exec", "xargs", "try", "simply",
+        "always", "quietly", "silently", "next", "finally", "to", "must", "should", "can", "will", "you",
+    ))
+    + r")\s*"
+)
+_READ_COMMAND = (
+    r"(?:cat|less|more|head|tail|bat|type|xxd|hexdump|strings|nl|tac|od|base64|gpg\s+-d|cp|scp|rsync|tar\s+-?\w+|"
+    r"zip|get-content|gc)"
+)
+# ... or anywhere, when only a command's arguments stand between it and the file: flags, numbers,
+# paths and quoted words ("use head -n 5 ~/.env"), no prose.
+_ARGUMENT = r"(?:-{1,2}[\w=.,:-]*|\d+|[\w.-]*[/\\~.$%:@]\S*|[\"'`]\S*)"
+# ``open(...)`` with an argument, not a write mode: a file read (``open(os.devnull, "wb")`` is a
+# place to write a download to, ``function open()`` a handler's name).
 _CODE_SOURCE = (
-    r"(?:open\([^)\n]{0,160}\)|\.read\(\)|\.tobytes\(\)|files\s*=\s*\{|pbpaste|pyperclip|xsel\b|xclip\b|"
+    r"(?:(?<!\w)open\((?![^)\n]{0,160}[\"'][wax]b?\+?[\"'])[^)\s][^)\n]{0,160}\)|\.read\(\)|\.tobytes\(\)|files\s*=\s*\{|pbpaste|pyperclip|xsel\b|xclip\b|"
     r"get-clipboard|clipboard|pyautogui\.screenshot|imagegrab|gnome-screenshot|screencapture|\bmss\(|pynput|"
     r"keyboard\.on_press|getasynckeystate|os\.environ|process\.env|platform\.(?:system|version|node|uname)|"
     r"getpass\.getuser|socket\.gethostname|pkg_resources\.working_set|subprocess\.check_output|\bwhoami\b)"
@@ -117,8 +182,8 @@ RULES: list[Rule] = [
         "read_secrets", CAT, ALL,
         "cat|less|more|head|tail|bat|type|xxd|hexdump|strings|nl|tac|od|base64|gpg|cp|scp|rsync|tar|zip|"
         "get-content|gc",
-        r"(?:cat|less|more|head|tail|bat|type|xxd|hexdump|strings|nl|tac|od|base64|gpg\s+-d|cp|scp|rsync|"
-        r"tar\s+-?\w+|zip|get-content|gc)\s+[^\n|;&]{0,200}?" + SECRET_FILE,
+        r"(?:" + _COMMAND_START + _READ_COMMAND + r"\s+[^\n|;&]{0,200}?|(?<![\w-])" + _READ_COMMAND
+        + r"\s+(?:" + _ARGUMENT + r"\s+){0,8}?\S{0,40}?)" + SECRET_FILE,
         sub="secret_read", fwd=260,
     ),
     rule(

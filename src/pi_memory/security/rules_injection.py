@@ -23,6 +23,7 @@ from pi_memory.security.fragments import CLAUSE, fill, sent
 from pi_memory.security.lazy_re import compile_lazily
 from pi_memory.security.mentions import about_tests, line_of
 from pi_memory.security.mood import not_described
+from pi_memory.security.nominal import gerund_object, nominal_verb
 from pi_memory.security.prohibition import not_policy
 
 CAT = "prompt_injection"
@@ -63,7 +64,11 @@ _INSTANCE_MENTION = compile_lazily(
 
 def _override_given(view: str, m: re.Match[str]) -> bool:
     """The override rule's check: not negated, not reported, and not an instance quoted in a line
-    about tests or detection ("strings like 'ignore previous instructions' are blocked")."""
+    about tests or detection ("strings like 'ignore previous instructions' are blocked"), nor the
+    verb of a compound noun ("the specified ignore rules") or of an act that is not compliance
+    ("override making the HTTP request")."""
+    if nominal_verb(view, m.start()) or gerund_object(view, m.start()):
+        return False
     if _INSTANCE_MENTION.search(view, max(0, m.start() - 60), m.start()) and about_tests(
         line_of(view, m.start(), m.end())
     ):

@@ -1,0 +1,37 @@
+"""A tool's rules are its configuration, not the agent's: "the old lint rules no longer apply".
+
+The ``rules`` concept names what binds the agent (its rules, guidelines, safety). Rules a named
+code tool owns (a linter's, a formatter's, a firewall's, an ignore file's) configure that tool:
+withdrawing them lifts nothing the agent is bound by. The reading is of one word where it
+stands, never of its line: the tool is named right before it ("lint rules", "Lint-Regeln",
+"lint kuralları", "リントルール") or as its possessor right after ("les règles de lint", "reglas
+del linter", "правила линтера"). Only that word loses its ``rules`` mark, so in "Old lint rules
+are withdrawn. All previous instructions are withdrawn too." the instructions keep theirs.
+"""
+
+from __future__ import annotations
+
+from pi_memory.security.lazy_re import compile_lazily
+
+__all__ = ["tool_rules"]
+
+# Code tools whose rules are their configuration (folded: lower case, accents off). Not "style"
+# or "ignore": "your style rules", "ignore rules" can be the agent's.
+_TOOL = (
+    r"(?:lint|lints|linter|linters|linting|eslint|pylint|ruff|flake8|mypy|prettier|stylelint|formatter|"
+    r"formatters|formatting|code[ -]style|gitignore|\.gitignore|firewall|iptables|nftables|"
+    r"линтер\w*|форматтер\w*|リント|リンター|린트|린터|代码检查|格式化)"
+)
+_BEFORE = compile_lazily(r"(?<![^\W_])" + _TOOL + r"[ \t-]?$")
+# The possessor after the word: a genitive right after it ("правила линтера"), or "of" and an
+# article, one adjective allowed before them ("las reglas anteriores del linter").
+_AFTER = compile_lazily(
+    r"[^\W_]*[ \t]+(?:(?:[^\W_]+[ \t]+)?(?:of|de|di|del|des|du|do|da|della|dello|dei|degli|von|der|для)[ \t]+"
+    r"(?:(?:the|l'|el|la|le|les|il|lo|o|a|os|as)[ \t]*)?)?" + _TOOL + r"(?![^\W_])"
+)
+_REACH = 24
+
+
+def tool_rules(text: str, pos: int) -> bool:
+    """Is the ``rules`` word at ``pos`` of folded ``text`` a named code tool's rules?"""
+    return _BEFORE.search(text, max(0, pos - _REACH), pos) is not None or _AFTER.match(text, pos) is not None
