@@ -312,7 +312,9 @@ LEXICON: dict[str, str] = {
         "questo эту эта этой это этого bu bunu này هذه هذا यह इस この 이 这 这条 此"
     ),
     "destroy": (
-        "entfern* rimuov* retir* remov* sil* "
+        # The Turkish "sil" (delete) by its forms: a stem "sil*" also reads "silently" and "silicon".
+        "entfern* rimuov* retir* remov* sildi* siler silerek silin* silme* silmi* siliyor* silsin silebil* "
+        "silecek* silip "
         "delet* remov* eras* purg* destroy* truncat* overwrit* "
         "restart* reinici* redémarr* neustart* riavvi* перезапуст* перезагруз* yeniden khởi+động+lại إعادة "
         "रीस्टार्ट 再起動 재시작 重启 install* instal* устан* ставить cài تثبيت इंस्टॉल インストール 설치 安装 deploy* "
