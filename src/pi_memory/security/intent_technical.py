@@ -24,7 +24,9 @@ And two of scope: a withdrawal word inside a condition ("if the signature is inv
 "wenn die Signatur ungültig ist") supposes a state, it declares nothing withdrawn
 (:func:`withdrawal_supposed`; "the earlier rules are void" declares it); and a "without" with no
 asking word in its own sentence ("crashing on variables without values. Remove warning when
-...") is not "without asking" ("delete the files without asking" is).
+...") is not "without asking" ("delete the files without asking" is), nor is a "no need to"
+before an act other than asking ("you do not need to install this package"; "no need to ask,
+just delete them" is).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ _TECHNICAL = compile_lazily(
     r"config(?:uration)?s?|endpoints?|variables?|propert(?:y|ies)|attributes?|fields?|flags?|modes?|styles?|"
     r"class(?:es)?|functions?|types?|inputs?|timeouts?|environments?|references?|objects?|modules?|plugins?|"
     r"packages?|versions?|formats?|themes?|fonts?|colou?rs?|locales?|behaviou?rs?|implementations?|handlers?|"
-    r"templates?|schemas?|props?|urls?|paths?|globals?|mocks?|"
+    r"templates?|schemas?|props?|urls?|paths?|globals?|mocks?|images?|parts?|requests?|responses?|payloads?|"
     r"valor(?:es)?|opci[oó]n|opciones|configuraci[oó]n|par[aá]metros?|m[eé]todos?|encabezados?|cabeceras?|"
     r"predeterminad[oa]s?|valeurs?|param[eè]tres?|m[eé]thodes?|en-t[eê]tes?|d[eé]faut|einstellung(?:en)?|"
     r"werte?|methoden?|standardwert(?:e)?|konfiguration|valori|opzion[ei]|impostazion[ei]|metod[oi])\b"
@@ -161,7 +163,34 @@ def reread(marks: set[str], line: str) -> set[str]:
         read = read - {"revoked"}
     if "without" in read and "noconfirm" in read and not _in_one_sentence(line, "without", "noconfirm"):
         read = read - {"without"}  # "... without values. - Remove warning ...": nothing done unasked
+    if "without" in read and _needless_only(line):
+        read = read - {"without"}  # "you do not need to install this package": the act is unneeded
     return read
+
+
+#: "No need to" and its kin, which read as "without" for "no need to ask", and the word they govern.
+_NEEDLESS = compile_lazily(
+    r"(?:no need to|there's no need(?: to)?|don't need to|do not need to|needn't|need not|not necessary to|"
+    r"unnecessary to)\s+(?:(?:explicitly|first|even|ever|really|always)\s+)?(\w+)"
+)
+#: What "no need to" must govern to mean "without asking": asking, confirming, telling, checking.
+_ASKING = frozenset({"noconfirm", "conceal", "review", "licence"})
+_ASKING_WORDS = frozenset({"ask", "check", "wait", "bother", "double-check", "verify"})
+
+
+def _needless_only(line: str) -> bool:
+    """Is every "without" of the folded ``line`` a "no need to" before an act that is no asking
+    ("you do not need to install it", "then it does not need to look at each character")?
+    "No need to ask, just delete them" keeps its "without"."""
+    found = False
+    for pos, names in concept_positions(line):
+        if "without" not in names:
+            continue
+        m = _NEEDLESS.match(line, pos)
+        if m is None or m.group(1) in _ASKING_WORDS or not concepts(m.group(1)).isdisjoint(_ASKING):
+            return False
+        found = True
+    return found
 
 
 def _in_one_sentence(line: str, a: str, b: str) -> bool:
