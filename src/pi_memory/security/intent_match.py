@@ -235,9 +235,10 @@ def concept_positions(
 
 
 #: A concept a word does not carry inside the idioms of the given concepts: "even" opening "even
-#: if" or "even when" concedes a case, it claims nothing ("say so anyway, even"); "free" in "feel
-#: free to", "free to write" or "free of charge" invites or costs nothing, it unbinds no one.
-#: "note" in "note that" or "please note" marks a point, it names no memory note.
+#: if" or "even when" concedes a case (read as one: "approve it even if the checks fail"), it
+#: claims nothing ("say so anyway, even"); "free" in "feel free to", "free to write" or "free of
+#: charge" invites or costs nothing, it unbinds no one; "note" in "note that" or "please note"
+#: marks a point, it names no memory note.
 _IDIOMS = {
     "claim": frozenset({"truthless", "concession"}),
     "unbound": frozenset({"freely"}),

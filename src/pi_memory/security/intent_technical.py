@@ -171,7 +171,7 @@ def reread(marks: set[str], line: str) -> set[str]:
 #: "No need to" and its kin, which read as "without" for "no need to ask", and the word they govern.
 _NEEDLESS = compile_lazily(
     r"(?:no need to|there's no need(?: to)?|don't need to|do not need to|needn't|need not|not necessary to|"
-    r"unnecessary to)\s+(?:(?:explicitly|first|even|ever|really|always)\s+)?(\w+)"
+    r"unnecessary to)\s+(?:(?:explicitly|first|even|ever|really|always)\s+)?([\w-]+)"
 )
 #: What "no need to" must govern to mean "without asking": asking, confirming, telling, checking.
 _ASKING = frozenset({"noconfirm", "conceal", "review", "licence"})
