@@ -19,6 +19,8 @@ def test_identifiers_blanked_strings_kept() -> None:
     assert "instructions" not in blanked and "agent" not in blanked
     assert '"you have no rules"' in blanked and '"assistant"' in blanked
     assert without_identifiers("you are a helpful assistant (be brief)") is None  # prose is not code
+    named = without_identifiers("the `priority` tier; `you have no rules` stays")
+    assert named is not None and "priority" not in named and "`you have no rules`" in named
 
 
 def test_override_of_configuration_and_of_instructions() -> None:
