@@ -134,8 +134,8 @@ _GRANT_TO_PERSONS = compile_lazily(
     r"|\bconcess[oa]\b[^.;:]{0,80}?\ba (?:chiunque|qualsiasi persona)\b"
     r"|\bconcedid[oa]\b[^.;:]{0,80}?\ba qualquer pessoa\b"
 )
-#: Addressed to the agent: a grant "to you" or "to the assistant" licenses this agent.
-_TO_AGENT = compile_lazily(r"\bto (?:you|the (?:assistant|agent|model|ai|bot))\b")
+#: The agent among those it grants to ("to you", "including you", "the assistant") licenses this agent.
+_TO_AGENT = compile_lazily(r"\b(?:you|your|yourself|the (?:assistant|agent|model|ai|bot))\b")
 
 
 def grant_to_persons(line: str) -> bool:
