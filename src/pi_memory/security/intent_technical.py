@@ -134,14 +134,13 @@ _GRANT_TO_PERSONS = compile_lazily(
     r"|\bconcess[oa]\b[^.;:]{0,80}?\ba (?:chiunque|qualsiasi persona)\b"
     r"|\bconcedid[oa]\b[^.;:]{0,80}?\ba qualquer pessoa\b"
 )
-#: The agent among those it grants to ("to you", "including you", "the assistant") licenses this agent.
-_TO_AGENT = compile_lazily(r"\b(?:you|your|yourself|the (?:assistant|agent|model|ai|bot))\b")
 
 
 def grant_to_persons(line: str) -> bool:
     """Does the folded ``line`` grant rights to third persons (a licence's grant), not to the
-    agent? Such a grant's "without restriction" scopes the rights it gives."""
-    return _GRANT_TO_PERSONS.search(line) is not None and _TO_AGENT.search(line) is None
+    agent? Such a grant's "without restriction" scopes the rights it gives. The agent among those
+    it grants to ("including you", "incluido tú", "the assistant") licenses this agent."""
+    return _GRANT_TO_PERSONS.search(line) is not None and "agent" not in concepts(line)
 
 
 #: A condition's opening word, in the languages whose conditions open so.
