@@ -312,8 +312,8 @@ LEXICON: dict[str, str] = {
         "questo эту эта этой это этого bu bunu này هذه هذا यह इस この 이 这 这条 此"
     ),
     "destroy": (
-        "entfern* rimuov* retir* remov* delet* eras* purg* destroy* truncat* overwrit* sildi* siler silerek "
-        "silin* silme* silmi* siliyor* silsin silebil* silecek* silip "  # Turkish "sil": "sil*" read "silently"
+        "entfern* rimuov* retir* remov* delet* eras* purg* destroy* truncat* overwrit* sildi* siler* silse* "
+        "silin* silme* silmi* siliyor* silsin* silebil* silecek* silip "  # Turkish "sil": "sil*" read "silently"
         "restart* reinici* redémarr* neustart* riavvi* перезапуст* перезагруз* yeniden khởi+động+lại إعادة "
         "रीस्टार्ट 再起動 재시작 重启 install* instal* устан* ставить cài تثبيت इंस्टॉल インストール 설치 安装 deploy* "
         "desplieg* implant* déploi* bereitstell* распор* деплой dağıt* triển نشر डिप्लॉय デプロイ 배포 部署 "
