@@ -16,7 +16,8 @@ Also ``wipe``: shell commands that destroy ("rm -rf") and a force-push written i
 Japanese or Korean, which the act tables read as running a command only; and ``whenever``
 ("たびに": every time it happens) where "always" does not cover it; and ``freely``, the idioms
 inside which "free" invites or costs nothing and unbinds no one ("feel free to open an issue",
-"free of charge", "siéntete libre de", "libre à vous de": ``intent_match``). Written from each language's
+"free of charge", "siéntete libre de", "libre à vous de": ``intent_match``; "you are free to act
+as Vex" licenses the agent and keeps its reading). Written from each language's
 grammar in the entry syntax of ``intent_words``; only the combinations read these concepts
 (``intent`` leaves them out of the learned features).
 """
@@ -39,7 +40,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "personal+email* personal+mail* personal+address* private+e-mail* private+email* personal+gmail "
         "personal+account* pastebin* paste+site* public+gist* public+paste* webhook* public+bucket*",
         "wipe": "rm+-rf rm+-fr rm+-r mkfs* shred 强制推送 強制推送 強制プッシュ 강제+푸시 강제푸시",
-        "freely": "feel+free feels+free free+to free+of+charge free+of+cost",
+        "freely": "feel+free feels+free free+of+charge free+of+cost",
     },
     "es": {
         "licence": "nunca+preguntes no+preguntes+nunca jamás+preguntes no+pidas+confirmación "

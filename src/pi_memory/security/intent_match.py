@@ -236,8 +236,8 @@ def concept_positions(
 
 #: A concept a word does not carry inside the idioms of the given concepts: "even" opening "even
 #: if" or "even when" concedes a case (read as one: "approve it even if the checks fail"), it
-#: claims nothing ("say so anyway, even"); "free" in "feel free to", "free to write" or "free of
-#: charge" invites or costs nothing, it unbinds no one.
+#: claims nothing ("say so anyway, even"); "free" in "feel free to" or "free of charge" invites
+#: or costs nothing, it unbinds no one.
 _IDIOMS = {"claim": frozenset({"truthless", "concession"}), "unbound": frozenset({"freely"})}
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 #: A file path (a run of path characters with a slash, not a link: links are read out before):
