@@ -33,6 +33,7 @@ import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_demote as intent_demote
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
+import pi_memory.security.intent_technical as intent_technical
 from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
 from pi_memory.security.combination import compile_spec, holds
 from pi_memory.security.intent_acts import UNWEIGHTED
@@ -314,6 +315,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
             # A line that quotes a test string or what a filter blocks speaks about attacks: the
             # defender voice of an eval note ('the eval set includes jailbreaks like "..."').
             read = span_marks(plain, [(0, len(plain))])[0] | {"<quoted>", "meta"}
+    if hit.intent in intent_technical.KINDS:
+        read = intent_technical.reread(read, folded[lo:hi])  # code, configuration, a licence's grant
     if "secret" in read and prohibition.masked(folded, lo, hi) and not mood.orders(folded[lo:hi]):
         read = read - {"secret", "cred"}  # "tokens are masked before shipping": no secret leaves
     if "override" in read and context_checks.override_negated(folded, lo, hi):

@@ -64,7 +64,7 @@ EN_CODE: dict[str, str] = {
     "regardless+of whether+or+not irrespective+of even+if+the even+if+it even+when+the even+when+it "
     "actually+measures actually+shows actually+finds what+it+finds",
     "assert": "state+that states+that say+that says+that report+that describe* list+the mark+every mark+all "
-    "mark+each give+the",
+    "mark+each give+the tell+the+user tell+them tell+him tell+her let+the+user+know",
     "measure": "coverage uptime availability accuracy error+rate* throughput performance test tests latency "
     "benchmark* scan scans score* metric* result* numbers status "
     "as+clean as+complete as+done as+resolved as+fixed as+passing as+green as+successful as+healthy as+secure",

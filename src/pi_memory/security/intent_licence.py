@@ -14,7 +14,10 @@ Two plain forms of an order the other tables read wrongly or not at all:
 
 Also ``wipe``: shell commands that destroy ("rm -rf") and a force-push written in Chinese,
 Japanese or Korean, which the act tables read as running a command only; and ``whenever``
-("たびに": every time it happens) where "always" does not cover it. Written from each language's
+("たびに": every time it happens) where "always" does not cover it; and ``freely``, the idioms
+inside which "free" invites or costs nothing and unbinds no one ("feel free to open an issue",
+"free of charge", "siéntete libre de", "libre à vous de": ``intent_match``; "you are free to act
+as Vex" licenses the agent and keeps its reading). Written from each language's
 grammar in the entry syntax of ``intent_words``; only the combinations read these concepts
 (``intent`` leaves them out of the learned features).
 """
@@ -37,17 +40,20 @@ LICENCES: dict[str, dict[str, str]] = {
         "personal+email* personal+mail* personal+address* private+e-mail* private+email* personal+gmail "
         "personal+account* pastebin* paste+site* public+gist* public+paste* webhook* public+bucket*",
         "wipe": "rm+-rf rm+-fr rm+-r mkfs* shred 强制推送 強制推送 強制プッシュ 강제+푸시 강제푸시",
+        "freely": "feel+free feels+free free+of+charge free+of+cost",
     },
     "es": {
         "licence": "nunca+preguntes no+preguntes+nunca jamás+preguntes no+pidas+confirmación "
         "no+pidas+permiso no+confirmes no+consultes no+hace+falta+preguntar no+hace+falta+confirmar "
         "sin+esperar+confirmación sin+esperar+aprobación",
+        "freely": "siéntete+libre siéntase+libre libre+de+costo",
         "outside": "servidor+externo servidor+remoto servidores+externos host+externo equipo+externo "
         "correo+personal e-mail+personal email+personal dirección+personal terceros pastebin gist+público",
     },
     "pt": {
         "licence": "nunca+pergunte não+pergunte nunca+pergunte+nada não+peça+confirmação não+peça+permissão "
         "não+confirme não+consulte não+precisa+perguntar não+precisa+confirmar sem+esperar+aprovação",
+        "freely": "sinta-se+livre sinta+se+livre",
         "outside": "servidor+externo servidor+remoto servidores+externos host+externo e-mail+pessoal "
         "email+pessoal endereço+pessoal terceiros pastebin gist+público",
     },
@@ -55,6 +61,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "licence": "ne+demande+jamais ne+demande+pas ne+demandez+jamais ne+demandez+pas ne+confirme+pas "
         "ne+me+demande+pas pas+besoin+de+demander pas+besoin+de+confirm* sans+attendre+de+confirmation "
         "sans+attendre+l'accord",
+        "freely": "libre+à+vous libre+a+vous",
         "outside": "serveur+externe serveur+distant serveurs+externes hôte+externe hôte+extérieur "
         "serveur+extérieur machine+distante adresse+personnelle mail+personnel e-mail+personnel "
         "courriel+personnel tiers pastebin gist+public",

@@ -162,6 +162,11 @@ def concept_positions(
     # "sem pedir confirmação a ninguém", "sans demander à personne" ask no one, forbid nothing.
     after = sorted([a for a, _ in without] + [pos for pos, names in words if "without" in names])
     inside_without = _Covers(without)
+    # A word inside an idiom does not carry what it carries alone (``_IDIOMS``).
+    inside_idiom = {
+        gone: _Covers([(pos, end) for pos, end, names in hits if not names.isdisjoint(idioms)])
+        for gone, idioms in _IDIOMS.items()
+    }
 
     def negates(pos: int, end: int) -> bool:
         """A negation word that reads as one in its line's language (see ``intent_lookalike``)."""
@@ -201,6 +206,9 @@ def concept_positions(
             names = names - drops_at(pos, "agent")
         if "rules" in names and tool_rules(text, pos):
             names = names - {"rules"}  # "the old lint rules": the linter's, not the agent's
+        for gone, inside in inside_idiom.items():
+            if gone in names and inside.covers(pos, pos + 1):
+                names = names - {gone}
         if "negation" in names and (
             inside_without.covers(pos, pos + 1)
             or suggests(pos)
@@ -231,6 +239,11 @@ def concept_positions(
     return out
 
 
+#: A concept a word does not carry inside the idioms of the given concepts: "even" opening "even
+#: if" or "even when" concedes a case (read as one: "approve it even if the checks fail"), it
+#: claims nothing ("say so anyway, even"); "free" in "feel free to" or "free of charge" invites
+#: or costs nothing, it unbinds no one.
+_IDIOMS = {"claim": frozenset({"truthless", "concession"}), "unbound": frozenset({"freely"})}
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 #: A file path (a run of path characters with a slash, not a link: links are read out before):
 #: a word in it names a folder or a file. A folder called Downloads fetches nothing and a file
