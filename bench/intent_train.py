@@ -48,6 +48,8 @@ RATE = 3.0
 MAX_FEATURES = 12_000
 TARGET_HARD_NEG_FP = 0.025
 FOLDS = 5
+WILD_CATEGORY = "benign_wild"
+WILD_SHARE = 1.0
 #: The corpus category each fixture ``kind`` of attack is (the corpora's ``category`` values):
 #: overriding the rules, acting without confirmation, hiding from the user, misreporting and
 #: skipping reviews are prompt injection; a persona or a forged tool result rewriting the
@@ -76,6 +78,7 @@ FIXTURES = HERE.parent / "tests" / "fixtures" / "security"
 #: ``--extra`` sets these to its own flags.
 SHIPPED_EXTRA: tuple[str, ...] = ()
 SHIPPED_WILD = False
+SHIPPED_WILD_SHARE = 1.0
 SHIPPED_L2 = L2
 SHIPPED_EXTRA_WEIGHT = 1.0
 
@@ -115,7 +118,7 @@ def wild_rows() -> list[dict[str, str]]:
     come from (the ``probe`` half is never kept)."""
     import wild_text
 
-    return [{"text": text, "label": "benign", "category": "benign_wild", "source": f"{EXTRA}wild {source}"}
+    return [{"text": text, "label": "benign", "category": WILD_CATEGORY, "source": f"{EXTRA}wild {source}"}
             for part, text, source in wild_text.corpus_by_source() if part == "tune"]
 
 
@@ -126,8 +129,11 @@ def shipped_extra_rows() -> list[dict[str, str]]:
 
 
 def train(rows: Sequence[dict[str, str]], threshold: float = 0.5, *, l2: float = L2, min_df: int = MIN_DF,
-          max_features: int = MAX_FEATURES, extra_weight: float = 1.0) -> intent.Model:
-    """Fit weights on ``rows`` (deterministic); an extra row's loss counts ``extra_weight`` times."""
+          max_features: int = MAX_FEATURES, extra_weight: float = 1.0, wild_share: float = WILD_SHARE) -> intent.Model:
+    """Fit weights on ``rows`` (deterministic); an extra row's loss counts ``extra_weight`` times,
+    and the real-prose rows (``--wild``) weigh ``wild_share`` times the corpora's benign notes in
+    all: thousands of README paragraphs must not drown the few hundred notes that look like
+    attacks, which class balancing alone would let them do."""
     rows = trainable(rows)
     feats = [intent.features(normalize.fold(r["text"], confusables=False)) for r in rows]
     df = Counter(f for fs in feats for f in fs)
@@ -141,10 +147,15 @@ def train(rows: Sequence[dict[str, str]], threshold: float = 0.5, *, l2: float =
                 x[i, j] = 1.0
     y = np.zeros((len(rows), len(CLASSES)))
     y[np.arange(len(rows)), [label_of(r) for r in rows]] = 1.0
-    # Balance benign against threats so neither side dominates the loss.
-    counts = y.sum(axis=0)
-    sample_w = (y / np.maximum(counts, 1)).sum(axis=1) * len(rows) / len(CLASSES)
+    # Balance benign against threats so neither side dominates the loss (the real prose aside).
+    wild = np.array([r["category"] == WILD_CATEGORY for r in rows])
+    core = ~wild
+    counts = y[core].sum(axis=0)
+    sample_w = (y / np.maximum(counts, 1)).sum(axis=1) * int(core.sum()) / len(CLASSES)
     sample_w *= np.array([extra_weight if r["source"].startswith(EXTRA) else 1.0 for r in rows])
+    if wild.any():
+        benign_total = float(sample_w[core & (y[:, 0] == 1.0)].sum())
+        sample_w[wild] = wild_share * benign_total / int(wild.sum())
     w = np.zeros((len(vocab), len(CLASSES)))
     b = np.zeros(len(CLASSES))
     n = len(rows)
@@ -237,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a fixture set whose tune half is added (repeatable)")
     ap.add_argument("--extra-benign-only", action="store_true", help="add only the extra sets' benign rows")
     ap.add_argument("--wild", action="store_true", help="add the tune half of the installed packages' READMEs")
+    ap.add_argument("--wild-share", type=float, default=WILD_SHARE,
+                    help="the README rows' total weight, in corpus benign notes' total weights")
     ap.add_argument("--fp-target", type=float, default=TARGET_HARD_NEG_FP, help="out-of-fold FP bound")
     ap.add_argument("--extra-fp-target", type=float, default=None, help="bound on extra benign rows")
     ap.add_argument("--extra-weight", type=float, default=1.0, help="loss weight of an extra row")
@@ -254,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.wild:
         rows += wild_rows()
     params = {"l2": args.l2, "min_df": args.min_df, "max_features": args.max_features,
-              "extra_weight": args.extra_weight}
+              "extra_weight": args.extra_weight, "wild_share": args.wild_share}
     rule_hits = [bool(threats.rule_findings(r["text"])) for r in rows]
     margins = cv_margins(rows, **params)
     threshold = pick_threshold(rows, margins, rule_hits, args.fp_target, args.extra_fp_target)

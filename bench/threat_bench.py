@@ -163,7 +163,8 @@ def cross_validated(corpora: dict[str, list[dict[str, str]]]) -> dict[str, list[
     for f in range(intent_train.FOLDS):
         rest = [r for (_, r), g in zip(dev, fold, strict=True) if g != f]
         model = intent_train.train(rest + extra, threshold, l2=intent_train.SHIPPED_L2,
-                                   extra_weight=intent_train.SHIPPED_EXTRA_WEIGHT)
+                                   extra_weight=intent_train.SHIPPED_EXTRA_WEIGHT,
+                                   wild_share=intent_train.SHIPPED_WILD_SHARE)
         for i, (_, r) in enumerate(dev):
             if fold[i] == f and not blocked[i] and r["category"] != "invisible_unicode":
                 blocked[i] = intent.detect(normalize.fold(r["text"], confusables=False), model) is not None
