@@ -13,6 +13,8 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 
+import pi_memory.security.intent_nouns as intent_nouns
+from pi_memory.security.citations import CODE_ACTS, cited, destination_despite_citation, in_identifier, loopback_at
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
 from pi_memory.security.lexicon_build import (
     CLITIC,
@@ -57,6 +59,9 @@ SHAPES = (
     ("percent", ("%", "٪"), re.compile(r"\d\s?[%٪]|%\d")),
     ("quoted", ('"', "«", "“", "„", "「", "『"), re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
 )
+
+
+_ADDRESSES = frozenset({"url", "ip"})
 
 
 def concepts(segment: str) -> set[str]:
@@ -112,11 +117,21 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     for lo, _ in hosts:
         # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
         credit(lo, ("<host>", "<slot_url>") if text[lo] == "." else ("<host>",))
+    citations: list[int] = []
     for name, literals, pattern in SHAPES:
         if any(lit in text for lit in literals):
             shape = ("<" + name + ">",)
             for m in pattern.finditer(text):
-                credit(m.start(), shape)
+                if name in _ADDRESSES and loopback_at(text, m.start()):
+                    continue  # this machine's own server: nothing sent there leaves (``citations``)
+                if name == "url" and cited(text, m.start()):
+                    citations.append(m.start())  # a link the reader follows (``citations``)
+                else:
+                    credit(m.start(), shape)
+    for pos in citations:
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < spans[i][1] and destination_despite_citation(marks[i]):
+            marks[i].add("<url>")
     return marks
 
 
@@ -194,6 +209,10 @@ def concept_positions(
     for pos, names in words:
         if paths and not names.isdisjoint(_PLACE_NAMED) and in_path.covers(pos, pos + 1):
             names = names - _PLACE_NAMED  # "~/Downloads", ".vscode/tasks.json": a folder, a file
+        if not names.isdisjoint(intent_nouns.PRONE):
+            names = names - intent_nouns.drops(text, pos)  # "mailing list", "a post", "copyright"
+        if not names.isdisjoint(CODE_ACTS) and in_identifier(text, pos):
+            names = names - CODE_ACTS  # ``conn.send(...)``, ``send_message``: what an API does (``citations``)
         if "execute" in names and text.startswith("команд", pos):
             names = names - drops_at(pos, "команд")
         if "agent" in names:
