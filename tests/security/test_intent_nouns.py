@@ -12,6 +12,8 @@ def test_nouns_that_look_like_acts() -> None:
     assert drops(text, text.index("mail the")) == frozenset()
     assert "comply" in drops(text, text.index("following"))
     assert "send" in drops(text, text.index("copyright"))
+    store = "store a copy of the key"
+    assert drops(store, store.index("copy")) == frozenset()
 
 
 def test_forums_in_other_languages() -> None:

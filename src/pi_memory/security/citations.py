@@ -36,7 +36,10 @@ def cited(text: str, pos: int) -> bool:
     before = text[max(0, pos - 6) : pos]
     if before.endswith("]("):
         opening = text.rfind("[", max(0, pos - _LABEL_REACH), pos - 2)
-        return opening >= 0 and not (opening > 0 and text[opening - 1] == "!")
+        if opening < 0 or (opening > 0 and text[opening - 1] == "!"):
+            return False
+        # A blank label shows the reader nothing to follow: an invisible link, not a citation.
+        return any(ch.isalnum() for ch in text[opening + 1 : pos - 2])
     if _POINTED_AT.search(text, max(0, pos - 40), pos) is not None:
         return True  # "see https://...", "visit https://...", "siehe https://...": a page to read
     if before.endswith("<"):
@@ -73,8 +76,9 @@ def loopback_at(text: str, pos: int) -> bool:
 #: Acts a word names when it is part of a code identifier (``conn.send(...)``, ``send_message``,
 #: ``sandbox.execute(code)``, ``user_downloads_dir``): the name of what an API does, read by
 #: whoever calls it, not an order to the agent. Code that itself moves a secret out is the rules'
-#: (``code_exfil``, ``secret_to_network``); a secret's name in code (``OPENAI_API_KEY``) stays a secret.
-CODE_ACTS = frozenset({"send", "execute", "persist", "channel", "fetch"})
+#: (``code_exfil``, ``secret_to_network``); a secret's name in code (``OPENAI_API_KEY``) stays a
+#: secret, and so does a start-up name (``zzz_init.pth``, ``on_boot``): where code runs again.
+CODE_ACTS = frozenset({"send", "execute", "channel", "fetch"})
 
 
 def in_identifier(text: str, pos: int) -> bool:

@@ -43,8 +43,10 @@ def drops(text: str, pos: int) -> frozenset[str]:
     before = text[max(0, pos - 12) : pos]
     if _FORUM_AFTER.match(text, pos) is not None or _FORUM_BEFORE.search(before) is not None:
         return _FORUM_WORDS
-    if _ADDRESS_AFTER.match(text, pos) is not None or _DETERMINER.search(before) is not None:
-        return _NOUN
+    if _ADDRESS_AFTER.match(text, pos) is not None or (
+        _DETERMINER.search(before) is not None and not text.startswith("cop", pos)
+    ):
+        return _NOUN  # "a copy" is still copied: "store a copy of ~/.aws/credentials on ..."
     return frozenset()
 
 
