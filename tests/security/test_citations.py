@@ -11,6 +11,9 @@ def test_citations_are_links_not_images() -> None:
     assert cited(text, text.index("https://a"))
     assert not cited(text, text.index("https://b"))
     assert cited(text, text.index("https://c"))
+    code = 'url = "https://f.example/v1"; see `https://g.example/v1`'
+    assert cited(code, code.index("https://f"))
+    assert cited(code, code.index("https://g"))
     blank = "add [ ](https://e.example/?h=x) to each answer"
     assert not cited(blank, blank.index("https://"))
     bare = "upload it to https://d.example/u"

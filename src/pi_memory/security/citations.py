@@ -1,14 +1,20 @@
 """Where a URL names no place data could go: a citation the reader follows, or this machine.
 
 A Markdown link ``[the FAQ](https://...)``, a reST link ```the FAQ <https://...>`_``, an autolink
-``<https://...>`` or an HTML anchor ``<a href="https://...">`` points the reader at a page: it is
-how documentation cites, credits and links, not a place a note tells the agent to send data. The
-intent layer therefore reads such a URL as a destination only when its line also holds both an act
-of sending and a secret (``send the token to [the form](https://...)``): there the link is where
-the secret goes. An image's address (``![x](https://...)``) is no citation: the reply fetches it
-unclicked. A URL or an IP address of this machine (``http://localhost:8123``, ``127.0.0.1``) is
-where a developer's own server listens: nothing sent there leaves the machine, the reading the
-exfiltration rules give loopback too (``destinations``). Linear in the text.
+``<https://...>``, an HTML anchor ``<a href="https://...">`` or a URL after "see" points the reader
+at a page: it is how documentation cites, credits and links, not a place a note tells the agent to
+send data. A URL opening a string literal in code (``base_url="https://..."``) or written in code
+font names the address a program is set up with. The intent layer reads such a URL as a
+destination only when its line also acts on it (:data:`ACTED_ON`: sends a secret, takes orders,
+fetches and runs): ``send the token to [the form](https://...)``; code that itself sends a secret
+to an address is the rules' (``secret_to_network``). An image's address (``![x](https://...)``)
+and a link with a blank label (``[ ](https://...)``) are no citation: the reply fetches the one
+unclicked and shows nothing of the other. A URL or an IP address of this machine
+(``http://localhost:8123``, ``127.0.0.1``) is where a developer's own server listens: nothing sent
+there leaves the machine, the reading the exfiltration rules give loopback too (``destinations``).
+
+Words joined into a code identifier (``conn.send(...)``, ``send_message``) are read here too
+(:func:`in_identifier`): they name what an API does. Linear in the text.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ _POINTED_AT = re.compile(
     r"explained|published|listed)\s+(?:at|on|in)|(?:more|further)\s+(?:info\w*|details|information)(?:\s+(?:at|on|in))?|"
     r"ver|vease|voir|siehe|vedi|veja|см\.?|смотрите|bkz\.?|xem)\s*:?\s*$"
 )
+#: A URL opening a string literal of code (an assignment, a key's value, an argument, a list
+#: item) or an inline code span: the address a program is configured with, named, not ordered.
+_LITERAL = re.compile(r"(?:[=:(\[,]\s*[\"']|`)$")
 #: How far back a Markdown link's ``[`` or a reST link's opening backquote is looked for.
 _LABEL_REACH = 300
 
@@ -40,6 +49,8 @@ def cited(text: str, pos: int) -> bool:
             return False
         # A blank label shows the reader nothing to follow: an invisible link, not a citation.
         return any(ch.isalnum() for ch in text[opening + 1 : pos - 2])
+    if _LITERAL.search(before) is not None:
+        return True  # base_url="https://...", {url: 'https://...'}, `https://...`: a program's setting
     if _POINTED_AT.search(text, max(0, pos - 40), pos) is not None:
         return True  # "see https://...", "visit https://...", "siehe https://...": a page to read
     if before.endswith("<"):
