@@ -11,6 +11,8 @@ def test_citations_are_links_not_images() -> None:
     assert cited(text, text.index("https://a"))
     assert not cited(text, text.index("https://b"))
     assert cited(text, text.index("https://c"))
+    www = "[the docs](https://www.example.org/d)"
+    assert cited(www, www.index("www."))  # the www. inside a URL is judged with its scheme
     code = 'url = "https://f.example/v1"; see `https://g.example/v1`'
     assert cited(code, code.index("https://f"))
     assert cited(code, code.index("https://g"))

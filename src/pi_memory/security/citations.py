@@ -41,7 +41,12 @@ _LABEL_REACH = 300
 
 
 def cited(text: str, pos: int) -> bool:
-    """Is the URL starting at ``pos`` of folded ``text`` the target of a markup link (not an image)?"""
+    """Is the URL starting at ``pos`` of folded ``text`` a citation or a code literal (not an image)?
+    The ``www.`` after a scheme is the same URL: judged where the scheme begins."""
+    if pos >= 3 and text.startswith("://", pos - 3):
+        pos -= 3
+        while pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "+.-"):
+            pos -= 1
     before = text[max(0, pos - 6) : pos]
     if before.endswith("]("):
         opening = text.rfind("[", max(0, pos - _LABEL_REACH), pos - 2)
