@@ -14,7 +14,15 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 
 import pi_memory.security.intent_nouns as intent_nouns
-from pi_memory.security.citations import CODE_ACTS, cited, destination_despite_citation, in_identifier, loopback_at
+from pi_memory.security.citations import (
+    CODE_ACTS,
+    citation,
+    destination_despite_citation,
+    in_identifier,
+    loopback_at,
+    sent_toward,
+    taken_from,
+)
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
 from pi_memory.security.lexicon_build import (
     CLITIC,
@@ -124,13 +132,15 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
             for m in pattern.finditer(text):
                 if name in _ADDRESSES and loopback_at(text, m.start()):
                     continue  # this machine's own server: nothing sent there leaves (``citations``)
-                if name == "url" and cited(text, m.start()):
-                    citations.append(m.start())  # a link the reader follows (``citations``)
+                if name == "url" and (opening := citation(text, m.start())) is not None:
+                    # a link the reader follows (``citations``)
+                    at = m.start()
+                    citations.append((at, sent_toward(text, opening, at), taken_from(text, opening, at)))
                 else:
                     credit(m.start(), shape)
-    for pos in citations:
+    for pos, toward, source in citations:
         i = bisect_right(starts, pos) - 1
-        if i >= 0 and pos < spans[i][1] and destination_despite_citation(marks[i]):
+        if i >= 0 and pos < spans[i][1] and destination_despite_citation(marks[i], toward, source):
             marks[i].add("<url>")
     return marks
 

@@ -46,8 +46,11 @@ def drops(text: str, pos: int) -> frozenset[str]:
     if _ADDRESS_AFTER.match(text, pos) is not None or (
         _DETERMINER.search(before) is not None and not text.startswith("cop", pos)
     ):
-        return _NOUN  # "a copy" is still copied: "store a copy of ~/.aws/credentials on ..."
+        # "a copy" is still copied ("store a copy of ~/.aws/credentials on ..."), and "your orders"
+        # still obeyed: only "the following" names no act of following.
+        return _NOUN_FOLLOWING if text.startswith("follow", pos) else _NOUN
     return frozenset()
 
 
-_NOUN = frozenset({"send", "comply"})
+_NOUN = frozenset({"send"})
+_NOUN_FOLLOWING = frozenset({"send", "comply"})
