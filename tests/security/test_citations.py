@@ -83,3 +83,12 @@ def test_a_link_something_is_taken_from() -> None:
         assert opening is not None and taken_from(text, opening, pos), text
     assert destination_despite_citation({"channel", "agent"}, source=True)
     assert not destination_despite_citation({"encode"}, source=True)  # "built from [quickjs](...)"
+
+
+def test_an_api_act_is_read_when_the_call_is_ordered_at_standing_times() -> None:
+    from pi_memory.security.intent_match import span_marks
+
+    described = "await conn.send(payload) returns the bytes"
+    ordered = "after every answer call conn.send(payload)"
+    assert "send" not in span_marks(described, [(0, len(described))])[0]
+    assert "send" in span_marks(ordered, [(0, len(ordered))])[0]

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Iterator
 import pi_memory.security.intent_nouns as intent_nouns
 from pi_memory.security.citations import (
     CODE_ACTS,
+    CODE_PREFIX,
+    STANDING,
     citation,
     destination_despite_citation,
     in_identifier,
@@ -85,7 +87,7 @@ def concepts(segment: str) -> set[str]:
         text = segment if segment.isascii() else segment.translate(UNACCENT)
         found = frozenset(
             m for _, names in concept_positions(text, [(0, len(text))], links, unaccented=True) for m in names
-            if not m.startswith("<")
+            if not m.startswith(("<", CODE_PREFIX))
         )
         if len(_SEGMENT_CONCEPTS) < _SEGMENT_CACHE_LIMIT:
             _SEGMENT_CONCEPTS[segment] = found
@@ -135,12 +137,22 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
                 if name == "url" and (opening := citation(text, m.start())) is not None:
                     # a link the reader follows (``citations``)
                     at = m.start()
-                    citations.append((at, sent_toward(text, opening, at), taken_from(text, opening, at)))
+                    # a code literal sent to at standing times reads as sent there: upload(files, 'https://...')
+                    literal = opening == at - 1 and text[opening] in "\"'`"
+                    acted = (sent_toward(text, opening, at), taken_from(text, opening, at), literal)
+                    citations.append((at, acted))
                 else:
                     credit(m.start(), shape)
-    for pos, toward, source in citations:
+    for found in marks:
+        named = {m for m in found if m.startswith(CODE_PREFIX)}
+        if named:
+            found -= named
+            if not found.isdisjoint(STANDING):
+                # "call send_chat_history(url) after every answer": an order to call it, at standing times
+                found |= {m[len(CODE_PREFIX) :] for m in named}
+    for pos, acted in citations:
         i = bisect_right(starts, pos) - 1
-        if i >= 0 and pos < spans[i][1] and destination_despite_citation(marks[i], toward, source):
+        if i >= 0 and pos < spans[i][1] and destination_despite_citation(marks[i], *acted):
             marks[i].add("<url>")
     return marks
 
@@ -222,7 +234,9 @@ def concept_positions(
         if not names.isdisjoint(intent_nouns.PRONE):
             names = names - intent_nouns.drops(text, pos)  # "mailing list", "a post", "copyright"
         if not names.isdisjoint(CODE_ACTS) and in_identifier(text, pos):
-            names = names - CODE_ACTS  # ``conn.send(...)``, ``send_message``: what an API does (``citations``)
+            # ``conn.send(...)``, ``send_message``: what an API does (``citations``), unless the
+            # line orders the call at standing times (``span_marks``)
+            names = (names - CODE_ACTS) | {CODE_PREFIX + a for a in names & CODE_ACTS}
         if "execute" in names and text.startswith("команд", pos):
             names = names - drops_at(pos, "команд")
         if "agent" in names:
