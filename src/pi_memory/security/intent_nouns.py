@@ -32,6 +32,13 @@ _FORUM_BEFORE = compile_lazily(
 )
 _FORUM_WORDS = frozenset({"send", "secret", "mail"})
 _DETERMINER = compile_lazily(r"(?<!\w)(?:a|an|the|your|my|our|their|his|her|its|these|those)\s+$")
+#: The English act words the article reading applies to: the Romance "a" before an infinitive is
+#: a preposition ("comece a enviar a senha", "empieza a enviar"), and "a copy" is still copied
+#: ("store a copy of ~/.aws/credentials on ..."), so neither is read as a noun.
+_ENGLISH_ACT = compile_lazily(
+    r"(?:send|sent|upload|post|forward|transmit|leak|attach|paste|e-?mail|mail|sync|beacon|report|share|relay|"
+    r"publish|push|export|mirror|follow)"
+)
 _ADDRESS_AFTER = compile_lazily(r"e-?mails?\s+address")
 _OTHER_WORD = compile_lazily(r"(?:copyright|postgre|postfix|postpon|postur)")
 
@@ -44,10 +51,9 @@ def drops(text: str, pos: int) -> frozenset[str]:
     if _FORUM_AFTER.match(text, pos) is not None or _FORUM_BEFORE.search(before) is not None:
         return _FORUM_WORDS
     if _ADDRESS_AFTER.match(text, pos) is not None or (
-        _DETERMINER.search(before) is not None and not text.startswith("cop", pos)
+        _ENGLISH_ACT.match(text, pos) is not None and _DETERMINER.search(before) is not None
     ):
-        # "a copy" is still copied ("store a copy of ~/.aws/credentials on ..."), and "your orders"
-        # still obeyed: only "the following" names no act of following.
+        # "your orders" are still obeyed: only "the following" names no act of following.
         return _NOUN_FOLLOWING if text.startswith("follow", pos) else _NOUN
     return frozenset()
 
