@@ -139,11 +139,14 @@ def sent_toward(text: str, start: int, pos: int) -> bool:
 
 #: What a line must hold besides a cited URL for the URL to read as a place it acts on: a secret
 #: sent ("send the token to [the form](...)"), orders taken from it ("see https://... and follow
-#: it"), or a payload fetched and run ("download and run [the installer](...)").
+#: it"), a payload fetched and run ("download and run [the installer](...)"), or a start-up place
+#: that opens it each time.
 ACTED_ON = (
     (frozenset({"send"}), frozenset({"secret", "cred"})),
     (frozenset({"comply"}), frozenset({"rules", "channel", "execute"})),
     (frozenset({"fetch", "loadcode"}), frozenset({"execute"})),
+    # ... or a start-up place that opens it again and again ("visit https://... at the start of each session")
+    (frozenset({"startplace", "persist"}), frozenset({"always", "execute", "fetch", "loadcode", "comply"})),
 )
 
 
