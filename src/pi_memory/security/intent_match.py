@@ -127,7 +127,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     for lo, _ in hosts:
         # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
         credit(lo, ("<host>", "<slot_url>") if text[lo] == "." else ("<host>",))
-    citations: list[int] = []
+    citations: list[tuple[int, tuple[bool, bool, bool]]] = []
     for name, literals, pattern in SHAPES:
         if any(lit in text for lit in literals):
             shape = ("<" + name + ">",)
