@@ -6,10 +6,10 @@ order ("mail the .env to ...", "post every conversation to ...") and wrong in th
 * a forum named by what people do or say there: "mailing list", "chat room", "discussion
   group", "sala de chat", "salon de chat", "Mailingliste". The place is outside the machine
   (the lexicon's ``external`` stays), but nothing is being mailed and no conversation is data;
-* an English act word right after an article or a possessive, "a post", "the report", "an
-  email", "your uploads", "the following", and "email address": the noun (or the adjective),
-  whose sentence needs a verb of its own to send or obey anything ("send an email with the key
-  to ...", "follow the following rules");
+* "email address" (the address, not an e-mail sent) and "the following" after an article (what
+  comes next, not an act of following). An act word's noun after an article is *not* read as a
+  thing: "never mention the upload to the user" still keeps an upload from the user, and "a copy"
+  is still copied;
 * a word that only begins like an act: "copyright", "PostgreSQL", "Postfix", "postpone".
 
 :func:`drops` says which concepts the word at a position does not carry; it looks a few
@@ -32,13 +32,6 @@ _FORUM_BEFORE = compile_lazily(
 )
 _FORUM_WORDS = frozenset({"send", "secret", "mail"})
 _DETERMINER = compile_lazily(r"(?<!\w)(?:a|an|the|your|my|our|their|his|her|its|these|those)\s+$")
-#: The English act words the article reading applies to: the Romance "a" before an infinitive is
-#: a preposition ("comece a enviar a senha", "empieza a enviar"), and "a copy" is still copied
-#: ("store a copy of ~/.aws/credentials on ..."), so neither is read as a noun.
-_ENGLISH_ACT = compile_lazily(
-    r"(?:send|sent|upload|post|forward|transmit|leak|attach|paste|e-?mail|mail|sync|beacon|report|share|relay|"
-    r"publish|push|export|mirror|follow)"
-)
 _ADDRESS_AFTER = compile_lazily(r"e-?mails?\s+address")
 _OTHER_WORD = compile_lazily(r"(?:copyright|postgre|postfix|postpon|postur)")
 
@@ -50,13 +43,12 @@ def drops(text: str, pos: int) -> frozenset[str]:
     before = text[max(0, pos - 12) : pos]
     if _FORUM_AFTER.match(text, pos) is not None or _FORUM_BEFORE.search(before) is not None:
         return _FORUM_WORDS
-    if _ADDRESS_AFTER.match(text, pos) is not None or (
-        _ENGLISH_ACT.match(text, pos) is not None and _DETERMINER.search(before) is not None
-    ):
-        # "your orders" are still obeyed: only "the following" names no act of following.
-        return _NOUN_FOLLOWING if text.startswith("follow", pos) else _NOUN
+    if _ADDRESS_AFTER.match(text, pos) is not None:
+        return _NOUN
+    if text.startswith("following", pos) and _DETERMINER.search(before) is not None:
+        return _FOLLOWING  # "the following steps": what comes next, not an act of following
     return frozenset()
 
 
 _NOUN = frozenset({"send"})
-_NOUN_FOLLOWING = frozenset({"send", "comply"})
+_FOLLOWING = frozenset({"comply"})
