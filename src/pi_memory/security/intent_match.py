@@ -232,7 +232,7 @@ def concept_positions(
         if paths and not names.isdisjoint(_PLACE_NAMED) and in_path.covers(pos, pos + 1):
             names = names - _PLACE_NAMED  # "~/Downloads", ".vscode/tasks.json": a folder, a file
         if not names.isdisjoint(intent_nouns.PRONE):
-            names = names - intent_nouns.drops(text, pos)  # "mailing list", "a post", "copyright"
+            names = names - intent_nouns.drops(text, pos)  # "mailing list", "email address", "copyright"
         if not names.isdisjoint(CODE_ACTS) and in_identifier(text, pos):
             # ``conn.send(...)``, ``send_message``: what an API does (``citations``), unless the
             # line orders the call at standing times (``span_marks``)
