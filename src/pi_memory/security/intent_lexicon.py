@@ -26,8 +26,8 @@ LEXICON: dict[str, str] = {
     ),
     "secret": (
         "password* passwd passphrase* secret* token* credential* key keys api_key apikey cookie* "
-        ".env env private id_rsa pem ssh aws kubeconfig history histories conversation* "
-        "chat transcript* browser session* wallet* "
+        ".env env private id_rsa pem ssh .aws kubeconfig history histories conversation* "
+        "chat transcript* session* wallet* "
         "contraseña* secreto* clave* credencial* historial* cookies senha* segredo* chave* histórico* "
         "passe clé clés identifiants historique* passwort* geheim* schlüssel* zugangsdaten verlauf* "
         "chatverlauf* segret* chiav* credenzial* cronologia "

@@ -13,6 +13,18 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 
+import pi_memory.security.intent_nouns as intent_nouns
+from pi_memory.security.citations import (
+    CODE_ACTS,
+    CODE_PREFIX,
+    STANDING,
+    citation,
+    destination_despite_citation,
+    in_identifier,
+    loopback_at,
+    sent_toward,
+    taken_from,
+)
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
 from pi_memory.security.intent_tool_rules import tool_rules
 from pi_memory.security.lexicon_build import (
@@ -60,6 +72,9 @@ SHAPES = (
 )
 
 
+_ADDRESSES = frozenset({"url", "ip"})
+
+
 def concepts(segment: str) -> set[str]:
     """The lexicon concepts a folded segment mentions, in any of the covered languages.
 
@@ -73,7 +88,7 @@ def concepts(segment: str) -> set[str]:
         text = segment if segment.isascii() else segment.translate(UNACCENT)
         found = frozenset(
             m for _, names in concept_positions(text, [(0, len(text))], links, unaccented=True) for m in names
-            if not m.startswith("<")
+            if not m.startswith(("<", CODE_PREFIX))
         )
         if len(_SEGMENT_CONCEPTS) < _SEGMENT_CACHE_LIMIT:
             _SEGMENT_CONCEPTS[segment] = found
@@ -113,11 +128,33 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     for lo, _ in hosts:
         # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
         credit(lo, ("<host>", "<slot_url>") if text[lo] == "." else ("<host>",))
+    citations: list[tuple[int, tuple[bool, bool, bool]]] = []
     for name, literals, pattern in SHAPES:
         if any(lit in text for lit in literals):
             shape = ("<" + name + ">",)
             for m in pattern.finditer(text):
-                credit(m.start(), shape)
+                if name in _ADDRESSES and loopback_at(text, m.start()):
+                    continue  # this machine's own server: nothing sent there leaves (``citations``)
+                if name == "url" and (opening := citation(text, m.start())) is not None:
+                    # a link the reader follows (``citations``)
+                    at = m.start()
+                    # a code literal sent to at standing times reads as sent there: upload(files, 'https://...')
+                    literal = opening == at - 1 and text[opening] in "\"'`"
+                    acted = (sent_toward(text, opening, at), taken_from(text, opening, at), literal)
+                    citations.append((at, acted))
+                else:
+                    credit(m.start(), shape)
+    for found in marks:
+        named = {m for m in found if m.startswith(CODE_PREFIX)}
+        if named:
+            found -= named
+            if not found.isdisjoint(STANDING):
+                # "call send_chat_history(url) after every answer": an order to call it, at standing times
+                found |= {m[len(CODE_PREFIX) :] for m in named}
+    for pos, acted in citations:
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < spans[i][1] and destination_despite_citation(marks[i], *acted):
+            marks[i].add("<url>")
     return marks
 
 
@@ -200,6 +237,12 @@ def concept_positions(
     for pos, names in words:
         if paths and not names.isdisjoint(_PLACE_NAMED) and in_path.covers(pos, pos + 1):
             names = names - _PLACE_NAMED  # "~/Downloads", ".vscode/tasks.json": a folder, a file
+        if not names.isdisjoint(intent_nouns.PRONE):
+            names = names - intent_nouns.drops(text, pos)  # "mailing list", "email address", "copyright"
+        if not names.isdisjoint(CODE_ACTS) and in_identifier(text, pos):
+            # ``conn.send(...)``, ``send_message``: what an API does (``citations``), unless the
+            # line orders the call at standing times (``span_marks``)
+            names = (names - CODE_ACTS) | {CODE_PREFIX + a for a in names & CODE_ACTS}
         if "execute" in names and text.startswith("команд", pos):
             names = names - drops_at(pos, "команд")
         if "agent" in names:

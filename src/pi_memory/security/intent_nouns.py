@@ -1,0 +1,54 @@
+"""Words of an act or of a kind of data that name a thing instead: a place, a noun, another word.
+
+The lexicon reads "mail*", "post*", "chat" and "copy*" wherever they stand, which is right in an
+order ("mail the .env to ...", "post every conversation to ...") and wrong in three kinds of text:
+
+* a forum named by what people do or say there: "mailing list", "chat room", "discussion
+  group", "sala de chat", "salon de chat", "Mailingliste". The place is outside the machine
+  (the lexicon's ``external`` stays), but nothing is being mailed and no conversation is data;
+* "email address" (the address, not an e-mail sent) and "the following" after an article (what
+  comes next, not an act of following). An act word's noun after an article is *not* read as a
+  thing: "never mention the upload to the user" still keeps an upload from the user, and "a copy"
+  is still copied;
+* a word that only begins like an act: "copyright", "PostgreSQL", "Postfix", "postpone".
+
+:func:`drops` says which concepts the word at a position does not carry; it looks a few
+characters around the word only (constant time per word).
+"""
+
+from __future__ import annotations
+
+from pi_memory.security.lazy_re import compile_lazily
+
+#: The concepts such a word may wrongly carry.
+PRONE = frozenset({"send", "secret", "mail", "comply"})
+
+_FORUM_AFTER = compile_lazily(
+    r"(?:mailing|chat|discussion|mail)[\s-]+(?:lists?|rooms?|groups?|channels?|servers?|forums?|archives?)(?!\w)|"
+    r"mailingliste\w*|chatr(?:aum|aume)\w*"
+)
+_FORUM_BEFORE = compile_lazily(
+    r"(?<!\w)(?:salas?|salons?|salles?|canal|canales|canaux|stanza|stanze)\s+(?:de\s+|di\s+)?$"
+)
+_FORUM_WORDS = frozenset({"send", "secret", "mail"})
+_DETERMINER = compile_lazily(r"(?<!\w)(?:a|an|the|your|my|our|their|his|her|its|these|those)\s+$")
+_ADDRESS_AFTER = compile_lazily(r"e-?mails?\s+address")
+_OTHER_WORD = compile_lazily(r"(?:copyright|postgre|postfix|postpon|postur)")
+
+
+def drops(text: str, pos: int) -> frozenset[str]:
+    """The concepts among :data:`PRONE` the word at ``pos`` of folded ``text`` does not carry."""
+    if _OTHER_WORD.match(text, pos) is not None:
+        return _FORUM_WORDS
+    before = text[max(0, pos - 12) : pos]
+    if _FORUM_AFTER.match(text, pos) is not None or _FORUM_BEFORE.search(before) is not None:
+        return _FORUM_WORDS
+    if _ADDRESS_AFTER.match(text, pos) is not None:
+        return _NOUN
+    if text.startswith("following", pos) and _DETERMINER.search(before) is not None:
+        return _FOLLOWING  # "the following steps": what comes next, not an act of following
+    return frozenset()
+
+
+_NOUN = frozenset({"send"})
+_FOLLOWING = frozenset({"comply"})
