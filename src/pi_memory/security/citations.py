@@ -22,20 +22,21 @@ from __future__ import annotations
 import re
 
 from pi_memory.security.destinations import is_loopback
+from pi_memory.security.lazy_re import compile_lazily
 
-_HOST = re.compile(r"[a-z][a-z0-9+.-]*://(?:[^\s/@'\"<>]*@)?(\[[0-9a-f:.]+\]|[\w.-]+)")
+_HOST = compile_lazily(r"[a-z][a-z0-9+.-]*://(?:[^\s/@'\"<>]*@)?(\[[0-9a-f:.]+\]|[\w.-]+)")
 
 #: A URL written after a word that points the reader at a page, in the covered languages that
 #: write one before it (accents folded): "see", "visit", "check out", "refer to", "available at",
 #: "more details at", "ver", "véase", "voir", "siehe", "vedi", "veja", "см.", "bkz.", "xem".
-_POINTED_AT = re.compile(
+_POINTED_AT = compile_lazily(
     r"(?<!\w)(?:see|visit|read|check(?:\s+out)?|refer\s+to|(?:available|found|documented|hosted|described|"
     r"explained|published|listed)\s+(?:at|on|in)|(?:more|further)\s+(?:info\w*|details|information)(?:\s+(?:at|on|in))?|"
     r"ver|vease|voir|siehe|vedi|veja|см\.?|смотрите|bkz\.?|xem)\s*:?\s*$"
 )
 #: A URL opening a string literal of code (an assignment, a key's value, an argument, a list
 #: item) or an inline code span: the address a program is configured with, named, not ordered.
-_LITERAL = re.compile(r"(?:[=:(\[,]\s*[\"']|`)$")
+_LITERAL = compile_lazily(r"(?:[=:(\[,]\s*[\"']|`)$")
 #: How far back a Markdown link's ``[`` or a reST link's opening backquote is looked for.
 _LABEL_REACH = 300
 
@@ -80,7 +81,7 @@ def citation(text: str, pos: int) -> int | None:
 #: "a" and the German "an" are also English articles ("a [new advisory](...)", "drop me an
 #: [email](...)"): they count only before an article of their own language. "Refer to", "thanks
 #: to", "welcome to" point at or credit a page.
-_TOWARD_BEFORE = re.compile(
+_TOWARD_BEFORE = compile_lazily(
     r"(?:(?<!\w)(?:(?<!refer\s)(?<!thanks\s)(?<!welcome\s)(?<!according\s)(?<!due\s)(?<!related\s)to|into|onto|"
     r"towards?|al|hacia|para|ao|aos|au|aux|vers|sur|nach|zu|zum|zur|auf|alla|alle|ai|agli|verso|на|в|во|đến|lên|vào)"
     r"\s+(?:(?:the|our|my|your|this|that|its|el|la|los|las|le|les|l'|der|die|das|den|dem|unser\w*|mein\w*|il|lo|"
@@ -90,24 +91,24 @@ _TOWARD_BEFORE = re.compile(
 #: ... and the ambiguous ones, each with the articles of its own language, before the link or
 #: inside its label ("a [la copia](...)", "an [unser Archiv](...)").
 _AMBIGUOUS_TOWARD = (
-    (re.compile(r"(?<!\w)(?:a|as)\s+$"),
-     re.compile(r"(?:el|la|los|las|l'|le|les|il|lo|gli|o|os|nuestro|nuestra|nostro|nostra|nosso|nossa|notre|nos|"
-                r"votre|vos|mon|ma|mes)\s")),
-    (re.compile(r"(?<!\w)an\s+$"), re.compile(r"(?:den|die|das|dem|der|unser\w*|mein\w*)\s")),
+    (compile_lazily(r"(?<!\w)(?:a|as)\s+$"),
+     compile_lazily(r"(?:el|la|los|las|l'|le|les|il|lo|gli|o|os|nuestro|nuestra|nostro|nostra|nosso|nossa|notre|nos|"
+                    r"votre|vos|mon|ma|mes)\s")),
+    (compile_lazily(r"(?<!\w)an\s+$"), compile_lazily(r"(?:den|die|das|dem|der|unser\w*|mein\w*)\s")),
 )
 #: ... or a particle or case ending after it, where the language writes direction after the
 #: place: the Japanese に/へ, the Korean 에/로, the Hindi पर/को, the Turkish dative ("[arşiv](...)'e").
-_TOWARD_AFTER = re.compile(r"\s*(?:に|へ|まで|에게|에|으로|로|['’](?:y?[ea]|n[ea])(?!\w)|(?:पर|को|में)(?!\w))")
+_TOWARD_AFTER = compile_lazily(r"\s*(?:に|へ|まで|에게|에|으로|로|['’](?:y?[ea]|n[ea])(?!\w)|(?:पर|को|में)(?!\w))")
 #: A word of origin before a link, or a particle after it: what the line takes "from [this
 #: page](...)", "de [este canal](...)", "von [dieser Seite](...)", "из [канала](...)", "[x](...)から",
 #: "[x](...)에서", "从[x](...)", "[x](...) से".
-_FROM_BEFORE = re.compile(
+_FROM_BEFORE = compile_lazily(
     r"(?:(?<!\w)(?:from|off|de|desde|del|do|da|dos|das|depuis|du|des|von|vom|aus|dal|dalla|dai|dagli|из|с|со|от|"
     r"từ|من)\s+(?:(?:the|this|that|our|el|la|los|las|le|les|l'|der|die|das|den|dem|dieser|diesem|il|lo)\s+)?|"
     r"(?:从|自)\s*)$"
 )
-_FROM_AFTER = re.compile(r"\s*(?:から|より|에서|로부터|(?:से)(?!\w)|['’](?:d[ae]n|t[ae]n)(?!\w))")
-_URL_END = re.compile(r"[^\s)>\"'`]*[)>\"'`_]*")
+_FROM_AFTER = compile_lazily(r"\s*(?:から|より|에서|로부터|(?:से)(?!\w)|['’](?:d[ae]n|t[ae]n)(?!\w))")
+_URL_END = compile_lazily(r"[^\s)>\"'`]*[)>\"'`_]*")
 
 
 def taken_from(text: str, start: int, pos: int) -> bool:

@@ -13,8 +13,8 @@ import re
 
 from pi_memory.security.lazy_re import compile_lazily
 
-_URL = re.compile(r"\b(?:https?|wss?|ftps?)://(?:[^\s/@'\"<>]*@)?(\[[0-9a-f:.]+\]|[\w.-]+)([^\s'\"<>)`]*)")
-_BARE_TARGET = re.compile(
+_URL = compile_lazily(r"\b(?:https?|wss?|ftps?)://(?:[^\s/@'\"<>]*@)?(\[[0-9a-f:.]+\]|[\w.-]+)([^\s'\"<>)`]*)")
+_BARE_TARGET = compile_lazily(
     r"\b(?:nc|ncat|netcat|socat|telnet|scp|rsync|sftp|ssh)\b[^\n|;&]{0,120}?"
     r"(?:[\w.-]+@)?(\d{1,3}(?:\.\d{1,3}){3}|[a-z][\w-]*(?:\.[\w-]+)+)"
 )
@@ -31,7 +31,7 @@ SINK_HOSTS = (
     "gist.githubusercontent.com",
 )
 _SINK_PATH_HOSTS = ("discord.com", "discordapp.com")  # only their webhook paths are sinks
-_SUSPICIOUS_LABEL = re.compile(r"(?:^|[.-])(?:exfil\w*|attacker\w*|evil\w*|malicious|pwned?|c2)(?:[.-]|$)")
+_SUSPICIOUS_LABEL = compile_lazily(r"(?:^|[.-])(?:exfil\w*|attacker\w*|evil\w*|malicious|pwned?|c2)(?:[.-]|$)")
 _INTERNAL_LABEL = compile_lazily(
     r"(?:^|\.)(?:internal|intranet|corp|lan|local|localdomain|home\.arpa|svc|cluster\.local)(?:\.|$)"
 )
@@ -55,13 +55,13 @@ _FIRST_PARTY: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("circleci", ("circleci.com",)), ("codecov", ("codecov.io",)), ("mistral", ("mistral.ai",)),
     ("groq", ("groq.com",)), ("gemini", ("googleapis.com",)), ("cohere", ("cohere.ai", "cohere.com")),
 )
-_AUTH_HEADER = re.compile(
+_AUTH_HEADER = compile_lazily(
     r"(?:authorization|x-api-key|api-key|private-token|x-auth-token|x-goog-api-key)\s*:\s*(?:bearer|token|basic)?\s*"
     r"[\"']?\$\{?\w+\}?|(?:-u|--user)\s+[\"']?[\w.-]*:?\$\{?\w+"
 )
 # The same in code: an environment read handed to a client as its credential parameter
 # (``api_key=os.environ["OPENAI_API_KEY"]``, ``apiKey: process.env.OPENAI_API_KEY``).
-_CREDENTIAL_ARG = re.compile(
+_CREDENTIAL_ARG = compile_lazily(
     r"\b(?:api_?key|auth_?token|access_?token|token|auth|credentials?|password)[\"']?\s*[=:]\s*"
     r"(?:os\.environ|os\.getenv|process\.env)"
 )
@@ -100,7 +100,7 @@ def _is_documentation(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool
     return any(ip in ipaddress.ip_network(n) for n in ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24"))
 
 
-_SINK_RE = re.compile(
+_SINK_RE = compile_lazily(
     "(?:^|\\.)(?:" + "|".join(re.escape(h) for h in SINK_HOSTS if "." in h) + ")$|"
     + "|".join(re.escape(h) for h in SINK_HOSTS if "." not in h)
 )
