@@ -15,7 +15,12 @@ is even, as the hand-written sets do): only the ``tune`` half may be read while 
 installed versions, so the report names them (``sources``) and a figure compares two scanners
 only on one install::
 
-    .venv/bin/python bench/wild_text.py [--show] [--harness PATH] [--out bench/results/wild_text.json]
+    .venv/bin/python bench/wild_text.py [--show] [--unseen SITE_PACKAGES] [--harness PATH]
+        [--out bench/results/wild_text.json]
+
+``--unseen`` also counts, as a whole and never shown, the paragraphs of the packages installed in
+another environment and not in this one (the Chroma server's venv that the tests use, say):
+documents no one read while fixing causes, for a figure on text from other authors.
 
 Prints JSON: paragraphs per half, and per half the flagged ones by layer (rules, intent) and by
 finding id; beside them, in the same run, how many the hermes pattern list (strict) flags, when
@@ -50,16 +55,25 @@ def _part(text: str) -> str:
     return "tune" if hashlib.sha256(text.encode()).digest()[0] % 2 == 0 else "probe"
 
 
-def documents() -> Iterator[tuple[str, str]]:
+def _name(dist: metadata.Distribution) -> str:
+    return (dist.metadata["Name"] or "").lower().replace("_", "-")
+
+
+def documents(site: Path | None = None) -> Iterator[tuple[str, str]]:
     """``(source, body)`` for every installed distribution's description and every Node peer's README,
-    in a fixed order."""
-    dists = sorted(metadata.distributions(), key=lambda d: (d.metadata["Name"] or "").lower())
-    for dist in dists:
+    in a fixed order; with ``site``, the descriptions of the distributions installed there and not
+    here instead (packages no one read while fixing causes)."""
+    if site is None:
+        dists = list(metadata.distributions())
+    else:
+        here = {_name(d) for d in metadata.distributions()}
+        dists = [d for d in metadata.distributions(path=[str(site)]) if _name(d) not in here]
+    for dist in sorted(dists, key=_name):
         raw = dist.read_text("METADATA") or ""
         body = raw.split("\n\n", 1)[1] if "\n\n" in raw else ""  # the headers end at the first blank line
         if body.strip():
             yield f"pypi:{dist.metadata['Name']}=={dist.version}", body
-    if NODE_MODULES.is_dir():
+    if site is None and NODE_MODULES.is_dir():
         for readme in sorted(NODE_MODULES.rglob("README.md")):
             try:
                 yield f"npm:{readme.parent.relative_to(NODE_MODULES)}", readme.read_text("utf-8", errors="replace")
@@ -77,11 +91,12 @@ def paragraphs(body: str) -> Iterator[str]:
             yield para
 
 
-def corpus_by_source() -> list[tuple[str, str, str]]:
-    """``(part, paragraph, source)`` for each paragraph once (at its first source)."""
-    seen: set[str] = set()
+def corpus_by_source(site: Path | None = None) -> list[tuple[str, str, str]]:
+    """``(part, paragraph, source)`` for each paragraph once (at its first source); with ``site``,
+    the paragraphs of the packages only installed there that this environment's corpus lacks."""
+    seen: set[str] = {para for _, para, _ in corpus_by_source()} if site is not None else set()
     rows: list[tuple[str, str, str]] = []
-    for source, body in documents():
+    for source, body in documents(site):
         for para in paragraphs(body):
             if para not in seen:
                 seen.add(para)
@@ -98,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", action="store_true", help="print the tune half's flagged paragraphs (stderr)")
     ap.add_argument("--out", type=Path, help="also write the JSON report here")
+    ap.add_argument("--unseen", type=Path, metavar="SITE_PACKAGES",
+                    help="also count (never show) the paragraphs of the packages installed there and not here")
     ap.add_argument("--harness", type=Path, default=SHARED / "bench" / "threats" / "threat_eval.py",
                     help="the evaluation harness whose hermes pattern list is the peer (skipped when absent)")
     args = ap.parse_args(argv)
@@ -135,6 +152,18 @@ def main(argv: list[str] | None = None) -> int:
         }
         if hermes is not None:
             report[part]["hermes_flagged"] = sum(hermes(para) for para in mine)  # type: ignore[index]
+    if args.unseen is not None:
+        unseen = [para for _, para, _ in corpus_by_source(args.unseen)]
+        flagged_unseen = [para for para in unseen if scan(para)]
+        report["unseen"] = {
+            "site": str(args.unseen),
+            "packages": len({source for _, _, source in corpus_by_source(args.unseen)}),
+            "paragraphs": len(unseen),
+            "flagged": len(flagged_unseen),
+            "rate": round(len(flagged_unseen) / len(unseen), 4) if unseen else 0.0,
+        }
+        if hermes is not None:
+            report["unseen"]["hermes_flagged"] = sum(hermes(para) for para in unseen)  # type: ignore[index]
     text = json.dumps(report, indent=2)
     print(json.dumps({k: v for k, v in report.items() if k != "source_list"}, indent=2))
     if args.out:

@@ -73,3 +73,23 @@ def test_a_run_reports_both_halves_and_never_prints_probe_text(
     probe = {p for q, p in rows if q == "probe"}
     assert len(shown) == report["tune"]["flagged"]
     assert not probe.intersection(shown)
+
+
+def _dist(site: Path, name: str, body: str) -> None:
+    info = site / f"{name.replace('-', '_')}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n\n{body}\n", "utf-8")
+
+
+def test_unseen_reads_only_packages_installed_elsewhere_and_not_here(wild: ModuleType, tmp_path: Path) -> None:
+    site = tmp_path / "site-packages"
+    only_there = ("othertool keeps a small cache of parsed settings next to the project and rebuilds it "
+                  "whenever the settings file changes on disk.")
+    _dist(site, "othertool-from-elsewhere", only_there)
+    _dist(site, "pytest", "pytest is installed here too, so this paragraph of its stand-in must never be read.")
+    rows = wild.corpus_by_source(site)
+    assert [(text, source) for _, text, source in rows] == [(only_there, "pypi:othertool-from-elsewhere==1.0")]
+    out = tmp_path / "wild.json"
+    assert wild.main(["--unseen", str(site), "--out", str(out), "--harness", str(tmp_path / "absent.py")]) == 0
+    unseen = json.loads(out.read_text(encoding="utf-8"))["unseen"]
+    assert (unseen["packages"], unseen["paragraphs"], unseen["flagged"]) == (1, 1, 0)
