@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pi_memory.security import context_checks, intent_match, links
+from pi_memory.security import context_checks, intent_match, links, normalize
 from pi_memory.security.lexicon_build import UNACCENT, unaccent
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,6 +27,7 @@ _PIECE = st.one_of(
         "/", "~/", "$home", "{", "}", "-", ".", "'", "\"", "`", " ", "\n", "\t", "\u00a0", "$", "€", "5", "12",
         "255.1.2.3", "deadbeef" * 3, "0123456789abcdef", "usd", "eur", "told", "them", "to", "to ", "to\n",
         "asked the agent to ", "éàçñüß", "Å", "ſ", "\u017f", "\u0180", "\u00bf", "\u00c0",
+        "\\x41", "%41", "%4g", "\\x4", "AbCd", "IgnoreAll", "Ab",
     ]),
     st.text(alphabet="abcdefhpstw0123456789:/.@#&-_ ", max_size=10),
     st.text(max_size=5),
@@ -41,6 +42,8 @@ def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
 
 _PAIRS = [
     (links._LINK, re.compile(links._LINK_PLAIN)),
+    (normalize._CAMEL_HINT, re.compile(normalize.CAMEL_HINT_PLAIN)),
+    (normalize._ESCAPED, re.compile(normalize.ESCAPED_PLAIN)),
     (intent_match._PATH, re.compile(intent_match.PATH_PLAIN, re.ASCII)),
     *((pattern, re.compile(intent_match.SHAPES_PLAIN[name])) for name, _, pattern in intent_match.SHAPES
       if name in intent_match.SHAPES_PLAIN),
@@ -48,6 +51,11 @@ _PAIRS = [
 
 
 def _agree(text: str) -> None:
+    _agree_cased(text)
+    _agree_cased(text.upper())
+
+
+def _agree_cased(text: str) -> None:
     for fast, plain in _PAIRS:
         assert _spans(fast, text) == _spans(plain, text), plain.pattern
     assert unaccent(text) == text.translate(UNACCENT)

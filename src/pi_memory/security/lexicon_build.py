@@ -118,7 +118,9 @@ def _bounds(entry: str, stem: bool, inside: bool) -> int:
     """Which ends of a phrase entry must be word boundaries (none in Chinese or Japanese; a
     Korean entry takes any ending, particles attach to it; an Arabic one any proclitic)."""
     ascii = entry.isascii()
-    if not ascii and _CJK.search(entry):
+    if ascii:  # no ASCII character is a combining mark: ``isalnum`` is :func:`is_word` here
+        return (0 if inside or not entry[0].isalnum() else START) | (0 if stem or not entry[-1].isalnum() else END)
+    if _CJK.search(entry):
         return 0
     flags = 0 if inside or not is_word(entry[0]) else START
     if not ascii and _ARABIC.search(entry):

@@ -71,7 +71,10 @@ _LAYOUT_HINT = re.compile(r"[a-z][ .-][a-z][ .-][a-z][ .-][a-z]")
 _LAYOUT_GATE = re.compile(r"[ .-][a-z][ .-](?<=[a-z][ .-][a-z][ .-])[a-z][ .-][a-z]")
 # Identifier-shaped phrases: snake_case, kebab or slash-joined words, CamelCase (3+ words).
 _JOINED = re.compile(r"(?<![\w/])[A-Za-z]{2,}(?:[_/][A-Za-z]{2,}){2,}(?![\w/])|\b(?:[A-Z][a-z]+){3,}\b")
-_CAMEL_HINT = re.compile(r"[A-Z][a-z]+[A-Z][a-z]+[A-Z]")  # capital first: rarer, so re skips ahead
+# Capital first: rarer, so re skips ahead; possessive, since giving back a lower-case letter never
+# makes room for a capital (the same matches as CAMEL_HINT_PLAIN).
+_CAMEL_HINT = re.compile(r"[A-Z][a-z]++[A-Z][a-z]++[A-Z]")
+CAMEL_HINT_PLAIN = r"[A-Z][a-z]+[A-Z][a-z]+[A-Z]"
 # A joined phrase has a joiner between two words of 2+ letters on both sides: literal first, so
 # ``re`` scans for the joiner at C speed.
 _SNAKE_HINT = re.compile(r"_(?<=[A-Za-z]{2}_)[A-Za-z]{2}")
@@ -93,7 +96,10 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}+={0,2}")
 _HEX = re.compile(r"(?<![0-9A-Za-z])[0-9A-Fa-f]{24,}+(?![0-9A-Za-z])")
-_ESCAPED = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,}|(?:%[0-9A-Fa-f]{2}){8,}")
+# Each alternative opens with its literal (``(?:x){8,}`` as ``x(?:x){7,}``), so ``re`` skips to the
+# next backslash or percent sign instead of trying both groups at every position (ESCAPED_PLAIN).
+_ESCAPED = re.compile(r"\\x[0-9A-Fa-f]{2}(?:\\x[0-9A-Fa-f]{2}){7,}|%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2}){7,}")
+ESCAPED_PLAIN = r"(?:\\x[0-9A-Fa-f]{2}){8,}|(?:%[0-9A-Fa-f]{2}){8,}"
 _ROT13_HINT = re.compile(r"rot[ -]?13|caesar")
 _MAX_BLOBS = 8
 
