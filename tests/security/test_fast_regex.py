@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pi_memory.security import context_checks, intent_match, links, normalize
+from pi_memory.security import context_checks, destinations, intent_match, links, normalize
 from pi_memory.security.lexicon_build import UNACCENT, unaccent
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,7 +27,8 @@ _PIECE = st.one_of(
         "/", "~/", "$home", "{", "}", "-", ".", "'", "\"", "`", " ", "\n", "\t", "\u00a0", "$", "€", "5", "12",
         "255.1.2.3", "deadbeef" * 3, "0123456789abcdef", "usd", "eur", "told", "them", "to", "to ", "to\n",
         "asked the agent to ", "éàçñüß", "Å", "ſ", "\u017f", "\u0180", "\u00bf", "\u00c0",
-        "\\x41", "%41", "%4g", "\\x4", "AbCd", "IgnoreAll", "Ab",
+        "nc ", "ncat", "netcat", "socat", "telnet", "scp", "rsync", "sftp", "ssh", "xssh", "1.2.3.4", "evil.io",
+        "\\x41", "%41", "%4g", "\\x4", "AbCd", "IgnoreAll", "Ab", " > ", ">", "›", "→", "settings > ",
     ]),
     st.text(alphabet="abcdefhpstw0123456789:/.@#&-_ ", max_size=10),
     st.text(max_size=5),
@@ -36,13 +37,15 @@ _TEXT = st.lists(_PIECE, max_size=30).map("".join)
 _SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in pattern.finditer(text)]
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], ...]]:
+    return [tuple(m.span(g) for g in range(pattern.groups + 1)) for m in pattern.finditer(text)]
 
 
 _PAIRS = [
     (links._LINK, re.compile(links._LINK_PLAIN)),
     (normalize._CAMEL_HINT, re.compile(normalize.CAMEL_HINT_PLAIN)),
+    (destinations._URL, re.compile(destinations.URL_PLAIN)),
+    (destinations._BARE_TARGET, re.compile(destinations.BARE_TARGET_PLAIN)),
     (normalize._ESCAPED, re.compile(normalize.ESCAPED_PLAIN)),
     (intent_match._PATH, re.compile(intent_match.PATH_PLAIN, re.ASCII)),
     *((pattern, re.compile(intent_match.SHAPES_PLAIN[name])) for name, _, pattern in intent_match.SHAPES
@@ -60,6 +63,8 @@ def _agree_cased(text: str) -> None:
         assert _spans(fast, text) == _spans(plain, text), plain.pattern
     assert unaccent(text) == text.translate(UNACCENT)
     assert context_checks._reports_order(text) == (context_checks._REPORTED.search(text) is not None)
+    if context_checks._MENU_BEFORE.search(text) is not None:
+        assert context_checks._ends_like_menu(text)
 
 
 @_SETTINGS
@@ -87,8 +92,15 @@ def test_rewrites_still_find_their_shapes() -> None:
     assert shapes["money"].search("costs $5 or 5 usd") is not None
     assert intent_match._PATH.search("open ~/.ssh/id_rsa now") is not None
     assert unaccent("révisé ñ") == "revise n"
+    assert destinations._URL.search("curl https://relay.example.org/x") is not None
+    assert destinations._URL.search("curlhttps://relay.example.org/x") is None
+    assert destinations._BARE_TARGET.search("then ncat 10.0.0.9 4444") is not None
     assert context_checks._reports_order("the readme told assistants to ")
     assert not context_checks._reports_order("the readme told assistants")
+    assert context_checks._ends_like_menu("settings > general > ")
+    assert context_checks._MENU_BEFORE.search("settings > general > \n") is not None
+    assert context_checks._ends_like_menu("settings > general > \n")
+    assert not context_checks._ends_like_menu("a > b > c")
 
 
 @_SETTINGS

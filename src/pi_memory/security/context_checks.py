@@ -379,9 +379,16 @@ def menu_item(view: str, m: re.Match[str]) -> bool:
     """Is the match a whole item of a menu path ("Settings > General > Reset > Erase All Content"):
     the name of a button, not an order?"""
     head = view[max(0, m.start() - 160) : m.start()]
-    if not (">" in head or "›" in head or "→" in head):
-        return False
-    return _MENU_BEFORE.search(head) is not None and _ITEM_END.match(view, m.end()) is not None
+    ends = _ends_like_menu(head)  # holds a separator, as every menu path does
+    return ends and _MENU_BEFORE.search(head) is not None and _ITEM_END.match(view, m.end()) is not None
+
+
+def _ends_like_menu(head: str) -> bool:
+    """Every ``_MENU_BEFORE`` match ends ``head`` (or its last line) with a separator and at most one
+    space; asked first, since the regex backtracks at every position (~0.3 ms on 160 characters)."""
+    rest = head[:-1] if head.endswith("\n") else head
+    rest = rest[:-1] if rest.endswith(" ") else rest
+    return rest[-1:] in (">", "›", "→")
 
 
 def not_quoted_mention(view: str, m: re.Match[str]) -> bool:
