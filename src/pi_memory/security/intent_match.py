@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 import pi_memory.security.intent_nouns as intent_nouns
 from pi_memory.security.citations import (
@@ -26,36 +26,32 @@ from pi_memory.security.citations import (
     taken_from,
 )
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
+from pi_memory.security.intent_tokens import lexicon_pass, on_boundaries
+from pi_memory.security.intent_tokens import phrase_hits as phrase_hits
+from pi_memory.security.intent_tokens import word_marks as word_marks
 from pi_memory.security.intent_tool_rules import tool_rules
-from pi_memory.security.lexicon_build import (
-    CLITIC,
-    END,
-    PROCLITICS,
-    START,
-    WORD,
-    Lexicon,
-    is_word,
-    lexicon_for,
-)
 
 # Re-exported: the intent layer's readers ask this module for the lexicon.
 from pi_memory.security.lexicon_build import UNACCENT as UNACCENT
+from pi_memory.security.lexicon_build import (
+    WORD,
+    lexicon_for,
+    unaccent,
+)
 from pi_memory.security.lexicon_build import ascii_lexicon as ascii_lexicon
 from pi_memory.security.lexicon_build import lexicon as lexicon
 from pi_memory.security.links import links as _links
 
-_WORD_START = re.compile(r"(?<![^\W_])[^\W_]")  # also after an apostrophe: l'utilisateur
-
 # Shapes, each with literals one of which it cannot match without (a C-speed ``in`` test first).
 SHAPES = (
-    ("url", ("://", "www."), re.compile(r"(?:https?|ftp|wss?|s3)://|www\.")),
+    ("url", ("://", "www."), re.compile(r"https?://|ftp://|wss?://|s3://|www\.")),
     ("email", ("@",), re.compile(r"@(?<=[\w.+-]@)[\w-]+\.\w")),
     (
         "homepath",
         ("~/", "$home", "${home}", "/home/", "/users/", "%userprofile%", "%appdata%"),
         re.compile(r"~/|\$home\b|\$\{home\}|/home/|/users/|%userprofile%|%appdata%"),
     ),
-    ("ip", (".",), re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])")),
+    ("ip", (".",), re.compile(r"\d\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])")),
     ("code", ("`",), re.compile(r"`[^`\n]{2,}`")),
     # A URL with a slot for data (``?q={conversation}``, ``$DATA``, ``%s``, ``<summary>``): a beacon.
     ("slot_url", ("://",), re.compile(r"://[^\s)\"'>]{0,200}?(?:\{|\$\{?\w|%s|<[a-z_]{2,30}>|\[[a-z_]{2,30}\])")),
@@ -64,12 +60,23 @@ SHAPES = (
     # A credential passed by reference in a request header (``-H "Authorization: Bearer $TOKEN"``):
     # how a command authenticates, not a secret's value going out.
     ("auth_header", ("bearer", "header"), re.compile(r"\bbearer\s+\$|--header\b|\s-h\s")),
-    ("hexblob", tuple("0123456789"), re.compile(r"(?<![0-9a-z])[0-9a-f]{24,}(?![0-9a-z])")),
-    ("money", ("$", "€", "£", "¥", "usd", "eur"), re.compile(r"[$€£¥]\s?\d|\d\s?(?:usd|eur)\b")),
+    ("hexblob", tuple("0123456789"), re.compile(r"[0-9a-f](?<![0-9a-z][0-9a-f])[0-9a-f]{23,}(?![0-9a-z])")),
+    ("money", ("$", "€", "£", "¥", "usd", "eur"), re.compile(r"[$€£¥\d](?:(?<=[$€£¥])\s?\d|(?<=\d)\s?(?:usd|eur)\b)")),
     # A percentage ("95 %", Turkish "%95", Arabic "95٪"): what a report on a measure states.
     ("percent", ("%", "٪"), re.compile(r"\d\s?[%٪]|%\d")),
     ("quoted", ('"', "«", "“", "„", "「", "『"), re.compile(r"[\"«“„「『][^\"»”“」』\n]{1,80}[\"»”“」』]")),
 )
+
+#: Shapes written plainly. The compiled forms above open with a literal or a character class
+#: (a look-behind moved after the first character, an alternation distributed, ``\d{1,3}`` as
+#: ``\d\d{0,2}``) so that ``re`` skips ahead at C speed instead of trying the whole pattern at
+#: every position; they find the same matches (``tests/security/test_fast_regex.py``).
+SHAPES_PLAIN = {
+    "url": r"(?:https?|ftp|wss?|s3)://|www\.",
+    "ip": r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])",
+    "hexblob": r"(?<![0-9a-z])[0-9a-f]{24,}(?![0-9a-z])",
+    "money": r"[$€£¥]\s?\d|\d\s?(?:usd|eur)\b",
+}
 
 
 _ADDRESSES = frozenset({"url", "ip"})
@@ -85,7 +92,7 @@ def concepts(segment: str) -> set[str]:
     if found is None:
         # span_marks' words and phrases alone: its shapes would all be dropped here.
         links = _links(segment)[0]
-        text = segment if segment.isascii() else segment.translate(UNACCENT)
+        text = segment if segment.isascii() else unaccent(segment)
         found = frozenset(
             m for _, names in concept_positions(text, [(0, len(text))], links, unaccented=True) for m in names
             if not m.startswith(("<", CODE_PREFIX))
@@ -122,7 +129,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
 
     links, hosts = _links(text)
     if not text.isascii():
-        text = text.translate(UNACCENT)  # once for the words and the shapes (same length)
+        text = unaccent(text)  # once for the words and the shapes (same length)
     for pos, names in concept_positions(text, spans, links, unaccented=True):
         credit(pos, names)
     for lo, _ in hosts:
@@ -181,16 +188,16 @@ def concept_positions(
         return i >= 0 and pos < links[i][1]
 
     if not unaccented and not text.isascii():
-        text = text.translate(UNACCENT)  # same length: spans and positions still hold
+        text = unaccent(text)  # same length: spans and positions still hold
     lex = lexicon_for(text)
-    word_starts, phrases = _lexicon_pass(lex, text)
+    word_starts, phrases = lexicon_pass(lex, text)
     words = [(pos, names) for pos, names in word_marks(lex, text, word_starts) if not (links and in_link(pos))]
     hits = [
         (pos, end, names)
         for pos, end, options in phrases
         if not (links and in_link(pos))
         for flags, names in options
-        if _bounded(text, pos, end, flags)
+        if on_boundaries(text, pos, end, flags)
     ]
     # The negation inside a "without" word or phrase (不 in 不需要, "no" in "no need to", "не" in
     # "не нужно") does not negate the line.
@@ -291,7 +298,10 @@ _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 #: A file path (a run of path characters with a slash, not a link: links are read out before):
 #: a word in it names a folder or a file. A folder called Downloads fetches nothing and a file
 #: called tasks.json is no channel of tasks; its secrets ("~/.ssh/id_rsa") still are secrets.
-_PATH = re.compile(r"(?<![\w.~$%/-])[\w.~$%{}-]*/[\w.~$%{}/-]*", re.ASCII)
+#: Possessive runs: the first holds no slash, so giving characters back never finds one (the same
+#: matches as PATH_PLAIN, a third faster).
+_PATH = re.compile(r"(?<![\w.~$%/-])[\w.~$%{}-]*+/[\w.~$%{}/-]*+", re.ASCII)
+PATH_PLAIN = r"(?<![\w.~$%/-])[\w.~$%{}-]*/[\w.~$%{}/-]*"
 _PLACE_NAMED = frozenset({"channel", "fetch"})
 _CONCORD_BEFORE = 16  # ... from the pronoun to a "without" it precedes ("ни у кого не спрашивая")
 #: "Why not ...?" suggests the act it seems to negate: "why not delete them all", "por qué no
@@ -332,103 +342,3 @@ class _Covers:
                 return True
             j += 1
         return False
-def _bounded(text: str, lo: int, hi: int, flags: int) -> bool:
-    """Whether ``text[lo:hi]`` sits on the word boundaries ``flags`` asks for (an Arabic entry
-    may follow a proclitic: at most 3 letters back, so the test stays constant-time)."""
-    if flags & END and hi < len(text) and is_word(text[hi]):
-        return False
-    if flags & START and lo > 0 and is_word(text[lo - 1]):
-        if not flags & CLITIC:
-            return False
-        t = lo - 1
-        while t > max(0, lo - 4) and is_word(text[t - 1]):
-            t -= 1
-        return (t == 0 or not is_word(text[t - 1])) and text[t:lo] in PROCLITICS
-    return True
-
-
-def word_marks(
-    lex: Lexicon, text: str, starts: Iterable[int] | None = None
-) -> Iterator[tuple[int, frozenset[str]]]:
-    """``(position, concepts)`` of every word that starts like a lexicon word or stem
-    (``starts``: those word starts, when the caller has found them already)."""
-    cache = _TOKEN_CONCEPTS
-    word_at = WORD.match
-    for start in _word_starts(lex, text) if starts is None else starts:
-        w = word_at(text, start)
-        if w is None:
-            continue
-        token = w.group()
-        hit = cache.get(token)
-        if hit is None:
-            hit = _token_concepts(lex, token)
-            if len(cache) < _CACHE_LIMIT:
-                cache[token] = hit
-        if hit:
-            yield start, hit
-
-
-_Phrase = tuple[int, int, tuple[tuple[int, frozenset[str]], ...]]
-
-
-def phrase_hits(lex: Lexicon, text: str) -> Iterator[_Phrase]:
-    """``(start, end, options)`` of every phrase entry found in ``text`` (before boundary tests)."""
-    if lex.automaton is None:  # pragma: no cover - without pyahocorasick: one find per entry
-        for entry, options in lex.phrases.items():
-            at = text.find(entry)
-            while at >= 0:
-                yield at, at + len(entry), options
-                at = text.find(entry, at + 1)
-        return
-    for end, (n, _, options) in lex.automaton.iter(text):
-        if options:
-            yield end - n + 1, end + 1, options
-
-
-def _word_starts(lex: Lexicon, text: str) -> Iterable[int]:
-    """Starts of words that begin with a lexicon word or stem (C automaton, else every word)."""
-    return _lexicon_pass(lex, text, phrases=False)[0]
-
-
-def _lexicon_pass(lex: Lexicon, text: str, phrases: bool = True) -> tuple[Iterable[int], list[_Phrase]]:
-    """:func:`_word_starts` and :func:`phrase_hits` (in its order) from one automaton pass."""
-    if lex.automaton is None:  # pragma: no cover - without pyahocorasick: every word, same marks
-        return [m.start() for m in _WORD_START.finditer(text)], list(phrase_hits(lex, text)) if phrases else []
-    starts: set[int] = set()
-    found: list[_Phrase] = []
-    for end, (n, word, options) in lex.automaton.iter(text):
-        start = end - n + 1
-        if word and (start == 0 or not text[start - 1].isalnum()):
-            starts.add(start)
-        if options and phrases:
-            found.append((start, end + 1, options))
-    return sorted(starts), found
-
-
-_TOKEN_CONCEPTS: dict[str, frozenset[str]] = {}
-_CACHE_LIMIT = 200_000  # words seen: a bounded memo, so repeated words cost one lookup
-
-
-def _token_concepts(lex: Lexicon, token: str) -> frozenset[str]:
-    found = set(lex.exact.get(token, ()))
-    for k in lex.stem_lengths:
-        if k > len(token):
-            break
-        hit = lex.stems.get(token[:k])
-        if hit is not None:
-            found |= hit
-    if token[-2:] in _POSSESSIVE and len(token) > 3:
-        found |= _token_concepts(lex, token[:-2])  # "the assistant's rules": the assistant
-    if not token.isascii() and token[0].isascii():
-        # An English word with the other language's ending on it ("merge하기", "main에",
-        # "deploy時"): code-mixed text reads the English word too.
-        head = _ASCII_HEAD.match(token)
-        if head is not None and head.end() < len(token) and _UNSPACED_TAIL.match(token, head.end()):
-            found |= _token_concepts(lex, head.group())
-    return frozenset(found)
-
-
-_ASCII_HEAD = re.compile(r"[a-z]{2,}")
-_POSSESSIVE = frozenset({"'s", "’s"})
-#: Scripts whose endings attach to a borrowed word: Hangul, kana and CJK, Devanagari, Arabic.
-_UNSPACED_TAIL = re.compile(r"[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff\u0900-\u097f\u0600-\u06ff]")
