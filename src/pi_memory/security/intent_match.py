@@ -273,6 +273,7 @@ def concept_positions(
             names = names - {"rules"}
         if "negation" in names and (
             inside_without.covers(pos, end, strictly=True)
+            or inside_idiom["negation"].covers(pos, end, strictly=True)
             or not negates(pos, end)
             or suggests(pos)
         ):
@@ -285,8 +286,13 @@ def concept_positions(
 #: A concept a word does not carry inside the idioms of the given concepts: "even" opening "even
 #: if" or "even when" concedes a case (read as one: "approve it even if the checks fail"), it
 #: claims nothing ("say so anyway, even"); "free" in "feel free to" or "free of charge" invites
-#: or costs nothing, it unbinds no one.
-_IDIOMS = {"claim": frozenset({"truthless", "concession"}), "unbound": frozenset({"freely"})}
+#: or costs nothing, it unbinds no one; the negation in "don't hesitate to", "no dudes en",
+#: "не стесняйся" (``invite``) encourages the act, it forbids nothing.
+_IDIOMS = {
+    "claim": frozenset({"truthless", "concession"}),
+    "unbound": frozenset({"freely"}),
+    "negation": frozenset({"invite"}),
+}
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 #: A file path (a run of path characters with a slash, not a link: links are read out before):
 #: a word in it names a folder or a file. A folder called Downloads fetches nothing and a file
