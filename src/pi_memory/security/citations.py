@@ -20,8 +20,10 @@ Words joined into a code identifier (``conn.send(...)``, ``send_message``) are r
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from pi_memory.security.destinations import is_loopback
+from pi_memory.security.intent_segments import sentence_spans
 
 _HOST = re.compile(r"[a-z][a-z0-9+.-]*://(?:[^\s/@'\"<>]*@)?(\[[0-9a-f:.]+\]|[\w.-]+)")
 
@@ -167,6 +169,45 @@ def destination_despite_citation(
     if literal and "send" in marks and not marks.isdisjoint(STANDING):
         return True
     return any(not marks.isdisjoint(a) and not marks.isdisjoint(b) for a, b in ACTED_ON)
+
+
+#: A list item run into its paragraph ("- built from [x](...) - exports ..."): a sentence of its own.
+_ITEM = re.compile(r"\s[-*•]\s+")
+
+
+def acted_near(
+    text: str,
+    line: tuple[int, int],
+    pos: int,
+    positions: list[tuple[int, frozenset[str]]],
+    acted: tuple[bool, bool, bool],
+) -> bool:
+    """:func:`destination_despite_citation` read in the cited URL's own sentence and the one
+    before it (where an order names what it sends: "copy the keys. paste them into [the
+    form](...)"; a list item is a sentence), not anywhere in its line: "the client traces [the
+    agents api](...) sessions. each turn is sent to the vendor's service" sends nothing to the
+    page it cites. ``positions`` are
+    the line's ``(position, concepts)`` in order (``intent_match.concept_positions``)."""
+    spans = [piece for a, b in sentence_spans(text, *line) for piece in _items(text, a, b)]
+    k = next((i for i, (_, b) in enumerate(spans) if pos < b), len(spans) - 1)
+    if k < 0:
+        return False
+    lo, hi = spans[max(0, k - 1)][0], spans[k][1]
+    starts = [p for p, _ in positions]
+    found: set[str] = set()
+    for _, names in positions[bisect_left(starts, lo) : bisect_left(starts, hi)]:
+        found |= names
+    named = {m for m in found if m.startswith(CODE_PREFIX)}
+    if named:
+        found -= named
+        if not found.isdisjoint(STANDING):
+            found |= {m[len(CODE_PREFIX) :] for m in named}
+    return destination_despite_citation(found, *acted)
+
+
+def _items(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    cuts = [(m.start(), m.end()) for m in _ITEM.finditer(text, lo, hi)]
+    return list(zip([lo, *(b for _, b in cuts)], [*(a for a, _ in cuts), hi], strict=True))
 
 
 def loopback_at(text: str, pos: int) -> bool:

@@ -18,6 +18,7 @@ from pi_memory.security.citations import (
     CODE_ACTS,
     CODE_PREFIX,
     STANDING,
+    acted_near,
     citation,
     destination_despite_citation,
     in_identifier,
@@ -123,7 +124,8 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     links, hosts = _links(text)
     if not text.isascii():
         text = text.translate(UNACCENT)  # once for the words and the shapes (same length)
-    for pos, names in concept_positions(text, spans, links, unaccented=True):
+    positions = concept_positions(text, spans, links, unaccented=True)
+    for pos, names in positions:
         credit(pos, names)
     for lo, _ in hosts:
         # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
@@ -153,7 +155,12 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
                 found |= {m[len(CODE_PREFIX) :] for m in named}
     for pos, acted in citations:
         i = bisect_right(starts, pos) - 1
-        if i >= 0 and pos < spans[i][1] and destination_despite_citation(marks[i], *acted):
+        if (
+            i >= 0
+            and pos < spans[i][1]
+            and destination_despite_citation(marks[i], *acted)
+            and acted_near(text, spans[i], pos, positions, acted)  # ... in the link's own sentence
+        ):
             marks[i].add("<url>")
     return marks
 
