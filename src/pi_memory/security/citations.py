@@ -182,17 +182,17 @@ def acted_near(
     positions: list[tuple[int, frozenset[str]]],
     acted: tuple[bool, bool, bool],
 ) -> bool:
-    """:func:`destination_despite_citation` read in the cited URL's own sentence and the one
-    before it (where an order names what it sends: "copy the keys. paste them into [the
-    form](...)"; a list item is a sentence), not anywhere in its line: "the client traces [the
-    agents api](...) sessions. each turn is sent to the vendor's service" sends nothing to the
-    page it cites. ``positions`` are
+    """:func:`destination_despite_citation` read in the cited URL's own sentence and the ones
+    either side of it (where an order names what it sends: "copy the keys. paste them into [the
+    form](...)", "open [the form](...). paste the keys there"; a list item is a sentence), not
+    anywhere in its line: "- built from [x](...) - 2 mb - the host passes `env.token` in -
+    exports its state" sends nothing to the page it cites. ``positions`` are
     the line's ``(position, concepts)`` in order (``intent_match.concept_positions``)."""
     spans = [piece for a, b in sentence_spans(text, *line) for piece in _items(text, a, b)]
     k = next((i for i, (_, b) in enumerate(spans) if pos < b), len(spans) - 1)
     if k < 0:
         return False
-    lo, hi = spans[max(0, k - 1)][0], spans[k][1]
+    lo, hi = spans[max(0, k - 1)][0], spans[min(len(spans) - 1, k + 1)][1]
     starts = [p for p, _ in positions]
     found: set[str] = set()
     for _, names in positions[bisect_left(starts, lo) : bisect_left(starts, hi)]:

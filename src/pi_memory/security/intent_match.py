@@ -159,7 +159,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
             i >= 0
             and pos < spans[i][1]
             and destination_despite_citation(marks[i], *acted)
-            and acted_near(text, spans[i], pos, positions, acted)  # ... in the link's own sentence
+            and acted_near(text, spans[i], pos, positions, acted)  # ... in or beside the link's sentence
         ):
             marks[i].add("<url>")
     return marks

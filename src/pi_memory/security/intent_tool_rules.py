@@ -46,13 +46,17 @@ _HEAD_AFTER = compile_lazily(
 )
 
 
+#: ... which only a word for checking can be ("checks", "validation", "policy", "constraints"):
+#: "the yaml rules", "your input rules" may still be the agent's.
+_CHECKS = compile_lazily(r"(?:checks?|checking|validations?|validators?|polic(?:y|ies)|constraints?)(?![^\W_])")
+
+
 def tool_rules(text: str, pos: int) -> bool:
     """Is the ``rules`` word at ``pos`` of folded ``text`` a named code tool's rules, or a
     program's own checks named in a noun compound (``_DATUM_BEFORE``, ``_HEAD_AFTER``)?"""
     before = text[max(0, pos - _REACH) : pos]
-    return (
-        _BEFORE.search(before) is not None
-        or _AFTER.match(text, pos) is not None
-        or _DATUM_BEFORE.search(before) is not None
-        or _HEAD_AFTER.match(text, pos) is not None
+    if _BEFORE.search(before) is not None or _AFTER.match(text, pos) is not None:
+        return True
+    return _CHECKS.match(text, pos) is not None and (
+        _DATUM_BEFORE.search(before) is not None or _HEAD_AFTER.match(text, pos) is not None
     )
