@@ -7,10 +7,10 @@ order ("mail the .env to ...", "post every conversation to ...") and wrong in th
   group", "sala de chat", "salon de chat", "Mailingliste". The place is outside the machine
   (the lexicon's ``external`` stays), but nothing is being mailed and no conversation is data;
 * "email address" (the address, not an e-mail sent), a mail word after a preposition of means
-  ("sign up with an email", "por correo": how, not an act) and "the following" after an article (what
-  comes next, not an act of following). An act word's noun after an article is *not* read as a
-  thing: "never mention the upload to the user" still keeps an upload from the user, and "a copy"
-  is still copied;
+  ("sign up with an email", "por correo": how, not an act), "the following" after an article
+  and the hyphenated noun "follow-up" (what comes next, not an act of following). An act word's
+  noun after an article is *not* read as a thing: "never mention the upload to the user" still
+  keeps an upload from the user, and "a copy" is still copied;
 * a word that only begins like an act or a secret: "copyright", "PostgreSQL", "Postfix",
   "postpone", "tokenizer" (what splits text into tokens holds no credential).
 
@@ -41,6 +41,7 @@ _MEANS_BEFORE = compile_lazily(
     r"(?<!\w)(?:with|by|via|using|through|per|por|par|по|qua|bằng)\s+(?:(?:a|an|your|their|our|un|una|une)\s+)?$"
 )
 _MAIL = compile_lazily(r"(?:e-?mail|correo|courriel|почт|mail)")
+_FOLLOW_UP = compile_lazily(r"follow-(?:up|on)s?(?![\w-])")
 _OTHER_WORD = compile_lazily(r"(?:copyright|postgre|postfix|postpon|postur|tokeni[sz]|токениз)")
 
 
@@ -57,6 +58,8 @@ def drops(text: str, pos: int) -> frozenset[str]:
         return _NOUN
     if text.startswith("following", pos) and _DETERMINER.search(before) is not None:
         return _FOLLOWING  # "the following steps": what comes next, not an act of following
+    if _FOLLOW_UP.match(text, pos) is not None:
+        return _FOLLOWING  # "the automatic follow-up call", "follow-ups": a later step, a noun
     return frozenset()
 
 
