@@ -235,12 +235,25 @@ STANDING = frozenset({"always"})
 
 
 def in_identifier(text: str, pos: int) -> bool:
-    """Is the word starting at ``pos`` of folded ``text`` joined to another by ``_`` or ``.``, or
-    called (``send(``)? A word at a sentence's end (``... the browser. Then``) is not."""
+    """Is the word starting at ``pos`` of folded ``text`` joined to another by ``_`` or ``.`` (or
+    by ``-`` in code font), or called (``send(``)? A word at a sentence's end (``... the browser.
+    Then``) is not."""
     if pos >= 2 and text[pos - 1] in "._" and text[pos - 2].isalnum():
         return True
     end = pos
     while end < len(text) and text[end].isalnum():
         end += 1
     nxt = text[end : end + 2]
-    return nxt[:1] in ("_", "(") or (nxt[:1] == "." and nxt[1:].isalpha())
+    if nxt[:1] in ("_", "(") or (nxt[:1] == "." and nxt[1:].isalpha()):
+        return True
+    # ... or by a hyphen inside code font: a command's or a package's name (`wl-paste`, `node-fetch`);
+    # in prose a hyphen joins an act's compound ("force-push", "auto-run"), still an act
+    hyphen = (pos >= 2 and text[pos - 1] == "-" and text[pos - 2].isalnum()) or (
+        nxt[:1] == "-" and nxt[1:].isalnum()
+    )
+    return hyphen and _in_code_font(text, pos)
+
+
+def _in_code_font(text: str, pos: int) -> bool:
+    """Is ``pos`` inside an inline code span: an odd number of backquotes before it on its line?"""
+    return text.count("`", text.rfind("\n", 0, pos) + 1, pos) % 2 == 1
