@@ -222,11 +222,12 @@ def loopback_at(text: str, pos: int) -> bool:
 
 
 #: Acts a word names when it is part of a code identifier (``conn.send(...)``, ``send_message``,
-#: ``sandbox.execute(code)``, ``user_downloads_dir``): the name of what an API does, read by
-#: whoever calls it, not an order to the agent. Code that itself moves a secret out is the rules'
-#: (``code_exfil``, ``secret_to_network``); a secret's name in code (``OPENAI_API_KEY``) stays a
-#: secret, and so does a start-up name (``zzz_init.pth``, ``on_boot``): where code runs again.
-CODE_ACTS = frozenset({"send", "execute", "channel", "fetch"})
+#: ``sandbox.execute(code)``, ``user_downloads_dir``, a promise's ``resolve(client)``): the name
+#: of what an API does, read by whoever calls it, not an order to the agent. Code that itself
+#: moves a secret out is the rules' (``code_exfil``, ``secret_to_network``); a secret's name in
+#: code (``OPENAI_API_KEY``) stays a secret, and so does a start-up name (``zzz_init.pth``,
+#: ``on_boot``): where code runs again.
+CODE_ACTS = frozenset({"send", "execute", "channel", "fetch", "dns"})
 #: How ``intent_match`` marks such an act until the line is read whole: a line that orders the
 #: call at standing times (:data:`STANDING`: "call send_chat_history(url) after every answer",
 #: "from now on call channel.execute(msg) for each message") reads the act after all.
