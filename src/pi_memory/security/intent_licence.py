@@ -26,6 +26,7 @@ from __future__ import annotations
 
 LICENCES: dict[str, dict[str, str]] = {
     "en": {
+        "invite": "feel+free+to feels+free+to don't+hesitate+to do+not+hesitate+to dont+hesitate+to never+hesitate+to",
         "licence": "never+ask* never+confirm* never+check+with don't+ask* do+not+ask* dont+ask* "
         "don't+confirm* do+not+confirm* don't+check+with do+not+check+with don't+bother+ask* "
         "don't+bother+confirm* don't+bother+check* no+need+to+ask no+need+to+confirm no+need+to+check "
@@ -43,6 +44,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "freely": "feel+free feels+free free+of+charge free+of+cost",
     },
     "es": {
+        "invite": "no+dudes+en no+dude+en no+dudéis+en no+duden+en siéntete+libre+de siéntase+libre+de",
         "licence": "nunca+preguntes no+preguntes+nunca jamás+preguntes no+pidas+confirmación "
         "no+pidas+permiso no+confirmes no+consultes no+hace+falta+preguntar no+hace+falta+confirmar "
         "sin+esperar+confirmación sin+esperar+aprobación",
@@ -51,6 +53,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "correo+personal e-mail+personal email+personal dirección+personal terceros pastebin gist+público",
     },
     "pt": {
+        "invite": "não+hesite+em não+hesites+em não+hesitem+em sinta-se+à+vontade+para fique+à+vontade+para",
         "licence": "nunca+pergunte não+pergunte nunca+pergunte+nada não+peça+confirmação não+peça+permissão "
         "não+confirme não+consulte não+precisa+perguntar não+precisa+confirmar sem+esperar+aprovação",
         "freely": "sinta-se+livre sinta+se+livre",
@@ -58,6 +61,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "email+pessoal endereço+pessoal terceiros pastebin gist+público",
     },
     "fr": {
+        "invite": "n'hésite+pas+à n'hésitez+pas+à ne+pas+hésiter+à sens-toi+libre+de sentez-vous+libre+de",
         "licence": "ne+demande+jamais ne+demande+pas ne+demandez+jamais ne+demandez+pas ne+confirme+pas "
         "ne+me+demande+pas pas+besoin+de+demander pas+besoin+de+confirm* sans+attendre+de+confirmation "
         "sans+attendre+l'accord",
@@ -67,6 +71,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "courriel+personnel tiers pastebin gist+public",
     },
     "de": {
+        "invite": "zögere+nicht zögern+sie+nicht zögert+nicht fühl+dich+frei fühlen+sie+sich+frei",
         "licence": "frag+nie frag+nicht frage+nie frage+nicht fragen+sie+nicht frag+mich+nicht nie+nachfragen "
         "nicht+nachfragen nicht+fragen keine+rückfrage* kein+nachfragen ohne+auf+bestätigung+zu+warten",
         "outside": "externen+server externer+server externe+server externen+host entfernten+server "
@@ -74,12 +79,14 @@ LICENCES: dict[str, dict[str, str]] = {
         "dritte+anbieter drittanbieter* dritten pastebin öffentlichen+gist",
     },
     "it": {
+        "invite": "non+esitare+a non+esitate+a non+esiti+a sentiti+libero+di sentiti+libera+di",
         "licence": "non+chiedere non+chiedermi mai+chiedere non+domandare non+confermare "
         "non+serve+chiedere non+serve+confermare senza+attendere+conferma",
         "outside": "server+esterno server+remoto server+esterni host+esterno email+personale e-mail+personale "
         "indirizzo+email+personale indirizzo+personale terze+parti terzi pastebin gist+pubblico",
     },
     "ru": {
+        "invite": "не+стесняйся не+стесняйтесь не+стесняясь не+бойся не+бойтесь не+колеблясь",
         "licence": "не+спрашивай не+спрашивайте не+уточняй не+уточняйте не+проси+подтвержд* "
         "не+жди+подтвержд* не+жди+одобрени* не+нужно+спрашивать не+надо+спрашивать не+нужно+подтвержд* "
         "не+спрашивай+разрешени*",
@@ -88,27 +95,32 @@ LICENCES: dict[str, dict[str, str]] = {
         "личный+адрес третьим+лицам третьей+стороне pastebin",
     },
     "tr": {
+        "invite": "çekinmeden çekinme çekinmeyin",
         "licence": "sorma asla+sorma hiç+sorma onay+isteme izin+isteme sormana+gerek+yok onaya+gerek+yok",
         "outside": "harici+sunucu* harici+bir+sunucu* dış+sunucu* uzak+sunucu* kişisel+e-posta* "
         "özel+e-posta* üçüncü+taraf* pastebin",
     },
     "vi": {
+        "invite": "đừng+ngại đừng+ngần+ngại cứ+thoải+mái",
         "licence": "đừng+hỏi đừng+bao+giờ+hỏi không+bao+giờ+hỏi không+cần+hỏi không+cần+xác+nhận "
         "đừng+xin+phép đừng+xác+nhận",
         "outside": "máy+chủ+bên+ngoài máy+chủ+ngoài máy+chủ+từ+xa email+cá+nhân thư+cá+nhân "
         "địa+chỉ+cá+nhân bên+thứ+ba pastebin",
     },
     "ar": {
+        "invite": "لا+تتردد لا+تترددوا لا+تترددي",
         "licence": "لا+تسأل لا+تسألني لا+تطلب+تأكيد لا+تطلب+إذن لا+تستأذن لا+داعي+للتأكيد لا+داعي+للسؤال",
         "outside": "خادم+خارجي خادم+بعيد خوادم+خارجية بريدي+الإلكتروني+الشخصي البريد+الشخصي "
         "بريد+شخصي عنوان+شخصي طرف+ثالث جهة+خارجية",
     },
     "hi": {
+        "invite": "बेझिझक संकोच+मत+करो संकोच+न+करें",
         "licence": "मत+पूछो मत+पूछना मत+पूछें पूछना+मत पूछो+मत पुष्टि+मत+मांगो अनुमति+मत+मांगो "
         "पूछने+की+ज़रूरत+नहीं पूछने+की+जरूरत+नहीं",
         "outside": "बाहरी+सर्वर रिमोट+सर्वर निजी+ईमेल व्यक्तिगत+ईमेल निजी+पते तीसरे+पक्ष बाहरी+पक्ष",
     },
     "ja": {
+        "invite": "遠慮なく 遠慮せず ためらわず 気軽に",
         "whenever": "たびに 度に ごとに",
         "licence": "確認しないで 質問しないで 聞かないで 尋ねないで 確認不要 確認は不要 確認はいらない "
         "確認しなくて 許可を求めないで 承認を待たずに",
@@ -116,11 +128,13 @@ LICENCES: dict[str, dict[str, str]] = {
         "私用メール 第三者",
     },
     "ko": {
+        "invite": "주저하지+말고 주저하지+마 망설이지+말고 망설이지+마 편하게",
         "licence": "묻지+마 묻지+말* 물어보지+마 물어보지+말* 확인하지+마 확인하지+말* 허락받지+마 "
         "허락받지+말* 확인+받지+마 확인+받지+말*",
         "outside": "외부+서버 외부+호스트 원격+서버 개인+이메일 개인+메일 제3자",
     },
     "zh": {
+        "invite": "不要犹豫 别犹豫 不要猶豫 別猶豫 尽管 随意",
         "licence": "不要问 不用问 别问 不必问 不要询问 永远不要询问 不用确认 不必确认 不需要确认 不要确认 "
         "不用征求 不要征求 不要請示 不用問 不要問 別問",
         "outside": "外部服务器 外部服務器 外部主机 外部伺服器 远程服务器 私人邮箱 个人邮箱 私人郵箱 個人郵箱 第三方",

@@ -18,6 +18,7 @@ from pi_memory.security.citations import (
     CODE_ACTS,
     CODE_PREFIX,
     STANDING,
+    acted_near,
     citation,
     destination_despite_citation,
     in_identifier,
@@ -130,7 +131,8 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     links, hosts = _links(text)
     if not text.isascii():
         text = unaccent(text)  # once for the words and the shapes (same length)
-    for pos, names in concept_positions(text, spans, links, unaccented=True):
+    positions = concept_positions(text, spans, links, unaccented=True)
+    for pos, names in positions:
         credit(pos, names)
     for lo, _ in hosts:
         # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
@@ -160,7 +162,12 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
                 found |= {m[len(CODE_PREFIX) :] for m in named}
     for pos, acted in citations:
         i = bisect_right(starts, pos) - 1
-        if i >= 0 and pos < spans[i][1] and destination_despite_citation(marks[i], *acted):
+        if (
+            i >= 0
+            and pos < spans[i][1]
+            and destination_despite_citation(marks[i], *acted)
+            and acted_near(text, spans[i], pos, positions, acted)  # ... in or beside the link's sentence
+        ):
             marks[i].add("<url>")
     return marks
 
@@ -280,6 +287,7 @@ def concept_positions(
             names = names - {"rules"}
         if "negation" in names and (
             inside_without.covers(pos, end, strictly=True)
+            or inside_idiom["negation"].covers(pos, end, strictly=True)
             or not negates(pos, end)
             or suggests(pos)
         ):
@@ -292,8 +300,13 @@ def concept_positions(
 #: A concept a word does not carry inside the idioms of the given concepts: "even" opening "even
 #: if" or "even when" concedes a case (read as one: "approve it even if the checks fail"), it
 #: claims nothing ("say so anyway, even"); "free" in "feel free to" or "free of charge" invites
-#: or costs nothing, it unbinds no one.
-_IDIOMS = {"claim": frozenset({"truthless", "concession"}), "unbound": frozenset({"freely"})}
+#: or costs nothing, it unbinds no one; the negation in "don't hesitate to", "no dudes en",
+#: "не стесняйся" (``invite``) encourages the act, it forbids nothing.
+_IDIOMS = {
+    "claim": frozenset({"truthless", "concession"}),
+    "unbound": frozenset({"freely"}),
+    "negation": frozenset({"invite"}),
+}
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 #: A file path (a run of path characters with a slash, not a link: links are read out before):
 #: a word in it names a folder or a file. A folder called Downloads fetches nothing and a file

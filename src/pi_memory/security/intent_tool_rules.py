@@ -30,8 +30,33 @@ _AFTER = compile_lazily(
     r"(?:(?:the|l'|el|la|le|les|il|lo|o|a|os|as)[ \t]*)?)?" + _TOOL + r"(?![^\W_])"
 )
 _REACH = 24
+# A program's own checks, named in an English noun compound: the data they check right before
+# the word ("type checks", "schema validation", "export policy"), or the word as the modifier
+# of a program object after it ("validation code", "validation options"): the compound's head
+# is that object. Not "security", "safety" or "content": those checks can be the agent's.
+_DATUM = (
+    r"(?:type|types|typing|schema|schemas|equality|nullability|null|bounds|input|field|form|request|"
+    r"header|payload|json|xml|yaml|argument|parameter|export|import|retry|cache|caching|cors|eviction|"
+    r"rate[ -]limit|timeout|naming|routing|redirect|build|compile|compiler)"
+)
+_DATUM_BEFORE = compile_lazily(r"(?<![^\W_])" + _DATUM + r"[ \t-]$")
+_HEAD_AFTER = compile_lazily(
+    r"(?!safe|secur|guard|moderat|filter|content|instruct|prompt|guideline|polic)[^\W_]+[ \t-]"
+    r"(?:code|options?|errors?|logic|librar(?:y|ies)|functions?|methods?|helpers?|modules?|layers?|schemas?|messages?|results?|hooks?|utilit(?:y|ies)|decorators?|classes|class)(?![^\W_])"
+)
+
+
+#: ... which only a word for checking can be ("checks", "validation", "policy", "constraints"):
+#: "the yaml rules", "your input rules" may still be the agent's.
+_CHECKS = compile_lazily(r"(?:checks?|checking|validations?|validators?|polic(?:y|ies)|constraints?)(?![^\W_])")
 
 
 def tool_rules(text: str, pos: int) -> bool:
-    """Is the ``rules`` word at ``pos`` of folded ``text`` a named code tool's rules?"""
-    return _BEFORE.search(text, max(0, pos - _REACH), pos) is not None or _AFTER.match(text, pos) is not None
+    """Is the ``rules`` word at ``pos`` of folded ``text`` a named code tool's rules, or a
+    program's own checks named in a noun compound (``_DATUM_BEFORE``, ``_HEAD_AFTER``)?"""
+    before = text[max(0, pos - _REACH) : pos]
+    if _BEFORE.search(before) is not None or _AFTER.match(text, pos) is not None:
+        return True
+    return _CHECKS.match(text, pos) is not None and (
+        _DATUM_BEFORE.search(before) is not None or _HEAD_AFTER.match(text, pos) is not None
+    )

@@ -81,14 +81,14 @@ _CJK = compile_lazily(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 def orders(line: str, shared_subject: bool = False) -> bool:
     """Does the folded line address the agent with an order: second person, an obligation, a
-    request, a standing rule, or a clause that opens with an English base verb? With
+    request, an invitation, a standing rule, or a clause that opens with an English base verb? With
     ``shared_subject`` (the line opens with its subject), a verb after "and" ("o script roda ...
     e envia ...", "Cron ejecuta ... y envía ...") continues that subject's description unless it
     is an English base form ("... and send it to ...")."""
     if _ORDER_WORDS.search(line) or _ORDER_CJK.search(blank_compounds(line)) or _STANDING.search(line):
         return True
-    if _OBLIGED.search(line):
-        return True
+    if _OBLIGED.search(line) or "invite" in concepts(line):
+        return True  # ... or an invitation to act: "feel free to ...", "no dudes en ...", "не стесняйся ..."
     if _TR_FROM_NOW.search(line) and not all(
         _TR_TENSE.search(c) for c in split_clauses(line) if _TR_FROM_NOW.search(c)
     ):
