@@ -217,7 +217,8 @@ def past_report(line: str) -> bool:
     """Does the folded English line report a past event: its first clause a subject (not the
     agent) and a past verb ("the staging bot leaked the .env file ...", "a README told ...")?
     What happened is on record; an order is not in the past tense."""
-    words = _LABEL.sub("", split_clauses(line.strip(" -*#>\t"))[0] if line.strip() else "").split()
+    clauses = split_clauses(line.strip(" -*#>\t"))  # none when the line is only punctuation (";")
+    words = _LABEL.sub("", clauses[0]).split() if clauses else []
     if not words or imperative(words[0]) or _SUBORDINATE.search(words[0]):
         return False
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
