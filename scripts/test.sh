@@ -42,4 +42,6 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
-exec .venv/bin/python -m pytest -q -n 2 "$@"
+# --maxschedchunk 8: tests go to the workers a few at a time, so the long ones, which
+# tests/conftest.py puts first, spread over both workers and none is left alone at the end.
+exec .venv/bin/python -m pytest -q -n 2 --maxschedchunk 8 "$@"

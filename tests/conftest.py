@@ -75,6 +75,17 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "lock_modes(*modes): the lock modes a lock_mode test runs under")
 
 
+# --- long tests first -----------------------------------------------------------------------------
+# Tests marked ``slow`` are moved to the front (the rest keep their collection order), and
+# scripts/test.sh has xdist hand out tests a few at a time (``--maxschedchunk``) instead of in
+# blocks of hundreds: a long test then starts early on whichever worker is free, and is never the
+# last one running on one worker while the other has nothing left to do.
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the rest keep their order
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "lock_mode" in metafunc.fixturenames:
         marker = metafunc.definition.get_closest_marker("lock_modes")

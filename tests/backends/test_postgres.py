@@ -58,6 +58,7 @@ print(len(failures), failures[:1], flush=True)
 """
 
 
+@pytest.mark.slow
 def test_eight_processes_adding_100_entries_each_lose_nothing(postgres_dsn: str) -> None:
     namespace = fresh_namespace()
     procs = [

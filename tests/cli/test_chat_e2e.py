@@ -165,6 +165,7 @@ def test_unknown_model_is_a_usage_error(setup: dict[str, Any]) -> None:
 
 
 @pytest.mark.interop
+@pytest.mark.slow
 def test_pi_opens_the_session_with_the_same_context(setup: dict[str, Any], server: Any) -> None:
     peer = interop.find_node_peer()
     openai_tool_then_text(server)

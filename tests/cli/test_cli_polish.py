@@ -100,6 +100,7 @@ def found(index: Path, *filters: str) -> set[str]:
     return {hit["id"] for hit in json.loads(searched.stdout)["hits"]}
 
 
+@pytest.mark.slow
 def test_recall_search_filters_like_the_python_api(index: Path) -> None:
     assert found(index) == {"s1:a", "s1:b", "s2:a", "s3:a"}
     assert found(index, "--since", "2025-03-03") == {"s2:a", "s3:a"}

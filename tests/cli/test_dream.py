@@ -145,6 +145,7 @@ def test_a_killed_dream_leaves_memory_valid_and_the_next_one_runs(env: dict[str,
 
 
 @pytest.mark.postgres
+@pytest.mark.slow
 def test_dream_on_the_shared_postgres_store(env: dict[str, Any], server: Any, _isolated_home: Path,
                                             postgres_dsn: str) -> None:
     """With ``"backend": "postgres"`` in the settings, ``pi-memory dream`` consolidates into the

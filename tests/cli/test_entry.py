@@ -131,43 +131,48 @@ def test_a_missing_name_is_an_attribute_error(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- same answers
 
 
-def _cases(memories: Path, tmp_path: Path) -> list[list[str]]:
-    a_file = tmp_path / "file.txt"
-    a_file.write_text("x")
-    return [
-        ["status"], ["read"], ["read", "user"], ["read", "memory"], ["status", "--json"], ["--json", "status"],
-        ["--json", "read", "user"], ["read", "--json"], ["--dir", str(memories), "status"],
-        ["status", "--dir", str(tmp_path / "empty")], ["--dir", str(tmp_path / "empty"), "read"],
-        ["--memory-limit", "5000", "status"], ["--memory-limit", "10", "status"],  # 10: over budget, drift
-        ["--memory-limit", "10", "read"], ["--user-limit", "3", "--json", "status"],
-        ["--memory-limit", "1", "status", "--memory-limit", "4000"],  # the later option wins
-        ["status", "--dir", str(a_file)], ["status", "--memory-limit", "0"], ["status", "--memory-limit", "x"],
-        ["read", "bogus"], ["read", "user", "extra"], ["status", "extra"], ["status", "--help"], ["read", "-h"],
-        ["--version"], ["status", "--dir"], ["--namespace", "n", "status"], ["status", "--dsn", "postgresql://x"],
-        ["--dir=" + str(memories), "status"],
-    ]
+# One test per command line (``{mem}``: the memory directory, ``{tmp}``: the test's temp dir): each
+# case is two fresh interpreters, and as separate tests they spread over the xdist workers instead
+# of one test running all of them in a row.
+CASES = [
+    ["status"], ["read"], ["read", "user"], ["read", "memory"], ["status", "--json"], ["--json", "status"],
+    ["--json", "read", "user"], ["read", "--json"], ["--dir", "{mem}", "status"],
+    ["status", "--dir", "{tmp}/empty"], ["--dir", "{tmp}/empty", "read"],
+    ["--memory-limit", "5000", "status"], ["--memory-limit", "10", "status"],  # 10: over budget, drift
+    ["--memory-limit", "10", "read"], ["--user-limit", "3", "--json", "status"],
+    ["--memory-limit", "1", "status", "--memory-limit", "4000"],  # the later option wins
+    ["status", "--dir", "{tmp}/file.txt"], ["status", "--memory-limit", "0"], ["status", "--memory-limit", "x"],
+    ["read", "bogus"], ["read", "user", "extra"], ["status", "extra"], ["status", "--help"], ["read", "-h"],
+    ["--version"], ["status", "--dir"], ["--namespace", "n", "status"], ["status", "--dsn", "postgresql://x"],
+    ["--dir={mem}", "status"],
+]
 
 
-def test_plain_status_and_read_answer_exactly_like_the_typer_commands(memories: Path, tmp_path: Path) -> None:
-    for args in _cases(memories, tmp_path):
-        fast = probe(args, memories)
-        full = probe(args, memories, typer_path=True)
-        assert fast[:3] == full[:3], args
+@pytest.mark.parametrize("case", CASES, ids=" ".join)
+def test_plain_status_and_read_answer_exactly_like_the_typer_commands(
+    case: list[str], memories: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "file.txt").write_text("x")
+    args = [arg.format(mem=memories, tmp=tmp_path) for arg in case]
+    fast = probe(args, memories)
+    full = probe(args, memories, typer_path=True)
+    assert fast[:3] == full[:3], args
 
 
-def test_what_the_plain_path_hands_over_still_matches(memories: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("settings_text", ["", "{not json"], ids=["no-settings", "bad-settings"])
+@pytest.mark.parametrize("args", [["status"], ["read", "user"], ["read"], ["--json", "status"]], ids=" ".join)
+def test_what_the_plain_path_hands_over_still_matches(
+    args: list[str], settings_text: str, memories: Path
+) -> None:
     """Drift, invalid UTF-8 and a settings warning go to the typer commands, which explain them."""
     (memories / "USER.md").write_bytes(b"caf\xe9")  # invalid UTF-8: read warns, status reports drift
-    settings = memories.parent / "settings.json"
-    for text in ("", "{not json"):
-        if text:
-            settings.write_text(text, encoding="utf-8")
-        for args in (["status"], ["read", "user"], ["read"], ["--json", "status"]):
-            fast = probe(args, memories)
-            full = probe(args, memories, typer_path=True)
-            assert fast[:3] == full[:3], (args, text)
-            if args == ["read"] and not text:
-                assert "typer" not in fast[3]  # a clean file is still answered without typer
+    if settings_text:
+        (memories.parent / "settings.json").write_text(settings_text, encoding="utf-8")
+    fast = probe(args, memories)
+    full = probe(args, memories, typer_path=True)
+    assert fast[:3] == full[:3], (args, settings_text)
+    if args == ["read"] and not settings_text:
+        assert "typer" not in fast[3]  # a clean file is still answered without typer
 
 
 def test_the_console_script_runs_the_entry(memories: Path) -> None:

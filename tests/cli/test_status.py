@@ -90,6 +90,7 @@ def test_settings_and_flags_are_named_as_the_choosers(home: Path) -> None:
     assert located(status_json(home, "--dir", str(home / "given")))["memories"] == (str(home / "given"), "flag --dir")
 
 
+@pytest.mark.slow
 def test_reads_create_nothing_and_a_missing_dir_is_created_by_the_first_write(home: Path) -> None:
     for command in (("read",), ("read", "user"), ("recall", "status"), ("recall", "search", "tea"),
                     ("dream", "--dry-run", "--model", "scripted/x")):
@@ -164,6 +165,7 @@ def test_chat_and_memory_status_say_once_that_dreaming_is_off(home: Path, server
     assert "MEMORY.md: 0 entries" in shown
 
 
+@pytest.mark.slow
 def test_an_unreachable_dreaming_model_is_named_with_its_url(home: Path, server: Any) -> None:
     dead = loopback.free_url()
     settings(home, {"providers": {"loop": {"baseUrl": server.url + "/v1", "models": [{"id": "m"}]},

@@ -21,6 +21,7 @@ def env(tmp_path: Path, _isolated_home: Path, server: Any) -> dict[str, Any]:
 # --- chat: the frozen snapshot across processes ----------------------------------------------
 
 
+@pytest.mark.slow
 def test_resume_sends_a_byte_identical_system_prompt_and_fork_sends_new_memory(env: dict[str, Any],
                                                                               server: Any) -> None:
     write_memory(env["mem"], ["cobalt memory"])
@@ -47,6 +48,7 @@ def test_resume_sends_a_byte_identical_system_prompt_and_fork_sends_new_memory(e
     assert "amber memory" in prompt_3 and "cobalt memory" not in prompt_3
 
 
+@pytest.mark.slow
 def test_after_compaction_the_new_memory_appears(env: dict[str, Any], server: Any) -> None:
     write_memory(env["mem"], ["cobalt memory"])
     for n in range(2):

@@ -358,6 +358,7 @@ WORKER = textwrap.dedent("""
 
 
 @pytest.mark.anyio
+@pytest.mark.slow
 async def test_two_processes_through_the_adapter_lose_nothing(tmp_path: Path) -> None:
     args = [str(tmp_path / "memories"), str(tmp_path / "proj"), str(tmp_path / "sessions")]
     procs = [subprocess.Popen([sys.executable, "-c", WORKER, *args, name, "15"], stderr=subprocess.PIPE, text=True)

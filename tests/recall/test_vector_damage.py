@@ -49,6 +49,7 @@ def _search(path: Path, query: str) -> tuple[list[dict[str, object]], str]:
     return hits, done.stderr
 
 
+@pytest.mark.slow
 def test_damaged_vectors_on_disk_rank_below_real_matches_and_are_reported(tmp_path: Path) -> None:
     path = tmp_path / "recall.db"
     fixtures.build(path)
