@@ -158,7 +158,7 @@ def train(rows: Sequence[dict[str, str]], threshold: float = 0.5, *, l2: float =
         sample_w[wild] = wild_share * benign_total / int(wild.sum())
     w = np.zeros((len(vocab), len(CLASSES)))
     b = np.zeros(len(CLASSES))
-    n = len(rows)
+    n = int(core.sum())  # the loss is averaged over the corpora's rows: real prose adds only its share
     for _ in range(STEPS):
         z = x @ w + b
         z -= z.max(axis=1, keepdims=True)
