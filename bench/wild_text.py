@@ -91,22 +91,35 @@ def paragraphs(body: str) -> Iterator[str]:
             yield para
 
 
-def corpus_by_source(site: Path | None = None) -> list[tuple[str, str, str]]:
-    """``(part, paragraph, source)`` for each paragraph once (at its first source); with ``site``,
-    the paragraphs of the packages only installed there that this environment's corpus lacks."""
-    seen: set[str] = {para for _, para, _ in corpus_by_source()} if site is not None else set()
+_Row = tuple[str, str, str]  # (part, paragraph, source)
+
+
+def _read(site: Path | None = None, known: frozenset[str] = frozenset()) -> tuple[list[_Row], list[str]]:
+    """``([(part, paragraph, source)], sources)`` in one pass over the documents, each paragraph
+    once (at its first source) and none of ``known``."""
+    seen = set(known)
     rows: list[tuple[str, str, str]] = []
+    sources: list[str] = []
     for source, body in documents(site):
+        sources.append(source)
         for para in paragraphs(body):
             if para not in seen:
                 seen.add(para)
                 rows.append((_part(para), para, source))
-    return rows
+    return rows, sources
+
+
+def corpus_by_source(site: Path | None = None) -> list[tuple[str, str, str]]:
+    """``(part, paragraph, source)`` for each paragraph once (at its first source); with ``site``,
+    the paragraphs of the packages only installed there that this environment's corpus lacks."""
+    known = frozenset(para for _, para, _ in _read()[0]) if site is not None else frozenset()
+    return _read(site, known)[0]
 
 
 def corpus() -> tuple[list[tuple[str, str]], list[str]]:
     """``([(part, paragraph)], sources)``, each paragraph once."""
-    return [(part, para) for part, para, _ in corpus_by_source()], [source for source, _ in documents()]
+    rows, sources = _read()
+    return [(part, para) for part, para, _ in rows], sources
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,10 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         loaded = load_harness(args.harness)
         hermes = lambda text: bool(loaded.is_blocked(loaded.hermes_scan(text)))  # noqa: E731
 
-    rows, sources = corpus()
+    rows, sources = _read()
     report: dict[str, object] = {"sources": len(sources), "source_list": sources}
     for part in ("tune", "probe"):
-        mine = [p for q, p in rows if q == part]
+        mine = [p for q, p, _ in rows if q == part]
         layers: Counter[str] = Counter()
         ids: Counter[str] = Counter()
         for para in mine:
@@ -153,11 +166,12 @@ def main(argv: list[str] | None = None) -> int:
         if hermes is not None:
             report[part]["hermes_flagged"] = sum(hermes(para) for para in mine)  # type: ignore[index]
     if args.unseen is not None:
-        unseen = [para for _, para, _ in corpus_by_source(args.unseen)]
+        unseen_rows = _read(args.unseen, frozenset(para for _, para, _ in rows))[0]
+        unseen = [para for _, para, _ in unseen_rows]
         flagged_unseen = [para for para in unseen if scan(para)]
         report["unseen"] = {
             "site": str(args.unseen),
-            "packages": len({source for _, _, source in corpus_by_source(args.unseen)}),
+            "packages": len({source for _, _, source in unseen_rows}),
             "paragraphs": len(unseen),
             "flagged": len(flagged_unseen),
             "rate": round(len(flagged_unseen) / len(unseen), 4) if unseen else 0.0,
