@@ -6,7 +6,6 @@ from __future__ import annotations
 from pi_memory.security.citations import (
     CODE_ACTS,
     citation,
-    cited,
     destination_despite_citation,
     in_identifier,
     loopback_at,
@@ -16,6 +15,9 @@ from pi_memory.security.citations import (
 
 
 def test_citations_are_links_not_images() -> None:
+    def cited(text: str, pos: int) -> bool:
+        return citation(text, pos) is not None
+
     text = "see [the faq](https://a.example/f), ![x](https://b.example/p.png), `faq <https://c.example>`_"
     assert cited(text, text.index("https://a"))
     assert not cited(text, text.index("https://b"))

@@ -43,11 +43,6 @@ _LITERAL = compile_lazily(r"(?:[=:(\[,]\s*[\"']|`)$")
 _LABEL_REACH = 300
 
 
-def cited(text: str, pos: int) -> bool:
-    """Is the URL starting at ``pos`` of folded ``text`` a citation or a code literal (not an image)?"""
-    return citation(text, pos) is not None
-
-
 def citation(text: str, pos: int) -> int | None:
     """Where the markup that cites the URL starting at ``pos`` begins (a link's ``[``, a reST
     link's backquote, a literal's quote), or ``None`` when the URL is no citation. The ``www.``
@@ -127,8 +122,8 @@ def sent_toward(text: str, start: int, pos: int) -> bool:
     a word of direction before it or a particle of direction after it?"""
     if _TOWARD_BEFORE.search(text, max(0, start - 30), start) is not None:
         return True
+    before = text[max(0, start - 30) : start]
     for word, article in _AMBIGUOUS_TOWARD:
-        before = text[max(0, start - 30) : start]
         if word.search(before) is not None and article.match(text, start + (text[start] in "[`<\"'")):
             return True
         if (w := re.search(r"(\S+)\s+$", before)) is not None and article.match(w.group(1) + " "):
