@@ -7,6 +7,7 @@ The text has to serve two readers: a person (what went wrong, what to change) an
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 _MAX = 4000
@@ -52,11 +53,37 @@ def _cause_detail(exc: BaseException) -> str | None:
 
 
 _CONNECTION_WORDS = ("Connection error", "Request timed out")  # what the openai and anthropic SDKs say
+_HOST_WORDING = re.compile(r"(?:Connection to \S+ failed|Request to \S+ timed out)\b")
 
 
 def is_connection_error(message: str) -> bool:
-    """True for an ``errorMessage`` that says the endpoint could not be reached (refused, DNS, timeout)."""
-    return any(words in message for words in _CONNECTION_WORDS)
+    """True for an ``errorMessage`` that says the endpoint could not be reached (refused, DNS, timeout).
+
+    Besides the classic SDK wording, anthropic 2.x says "Connection to HOST failed: ..." and
+    "Request to HOST timed out ...", which sessions written by other programs may carry."""
+    if any(words in message for words in _CONNECTION_WORDS):
+        return True
+    return _HOST_WORDING.match(message) is not None
+
+
+def _sdk_kind(exc: BaseException) -> str | None:
+    """``"timeout"`` or ``"connection"`` for the SDKs' connection errors (both SDKs name the
+    classes alike; matched by name so neither SDK has to be importable)."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    if "APITimeoutError" in names:
+        return "timeout"
+    return "connection" if "APIConnectionError" in names else None
+
+
+def _with_kind(exc: BaseException, message: str) -> str:
+    """Lead a connection failure with the words every reader of ``errorMessage`` looks for,
+    whatever the SDK release worded it as (newer ones name the host and the reason instead)."""
+    kind = _sdk_kind(exc)
+    if kind == "timeout" and not message.startswith(_CONNECTION_WORDS[1]):
+        return f"{_CONNECTION_WORDS[1]}: {message}"
+    if kind == "connection" and not message.startswith(_CONNECTION_WORDS[0]):
+        return f"{_CONNECTION_WORDS[0]}: {message}"
+    return message
 
 
 def _url(exc: BaseException) -> str | None:
@@ -80,7 +107,7 @@ def describe_error(exc: BaseException) -> str:
         return _clip(str(exc))
     if isinstance(exc, json.JSONDecodeError):
         return _clip(f"Malformed JSON from provider: {exc}")
-    message = str(exc).strip().rstrip(".") or type(exc).__name__
+    message = _with_kind(exc, str(exc).strip().rstrip(".") or type(exc).__name__)
     if url and url not in message:
         message = f"{message} to {url}"
     detail = _cause_detail(exc)
