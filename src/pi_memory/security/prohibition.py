@@ -38,11 +38,23 @@ def acts_negated(folded: str, lo: int, hi: int, concept: str) -> bool:
     return bool(acts) and all(negated_before(line, words[i][0]) for i in acts)
 
 
-def negated_before(line: str, pos: int) -> bool:
+#: A verb joined to the one before it by "or"/"nor" ("never open or send the keys", "jamais ouvrir
+#: ni envoyer", "nunca abras ni envíes", "nie öffnen oder senden"): the first verb's negation
+#: governs both. The first verb is one word of the same clause.
+_COORDINATED = compile_lazily(
+    r"(?<!\S)[^\s,;:.!?]+\s+(?:or|nor|ni|ou|o|oder|noch|né|или|ни|veya|ya+da|hoặc|أو|या)\s+$"
+)
+
+
+def negated_before(line: str, pos: int, joined: bool = True) -> bool:
     """Is the word at ``pos`` under a negation right before it ("never share", "nunca las
-    compartas", "не пересылай"), not one that turns into an order ("why not", "don't forget")?"""
+    compartas", "не пересылай"), not one that turns into an order ("why not", "don't forget"),
+    or joined by "or" to a verb that is ("never open or send")?"""
     if negated(line, pos):
         return True
+    if joined and (m := _COORDINATED.search(line, max(0, pos - 60), pos)) is not None:
+        if negated_before(line, m.start(), joined=False):
+            return True
     before = line[max(0, pos - 40) : pos].split()
     while before and before[-1] in _CLITICS:
         before.pop()
