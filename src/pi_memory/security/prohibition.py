@@ -87,6 +87,40 @@ def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
     words alone carry (the Italian "cancellare" also reads as "cancel": "non cancellare mai")."""
     line = folded[lo:hi]
     words = concept_positions(line)  # the phrases too: "do not re-add it", "не восстанавливай"
+    forbidden = _forbidden(line, words, acts)
+    if not forbidden:
+        return set()
+    positions = {words[i][0] for i in forbidden}
+    named = set().union(*(words[i][1] for i in forbidden))
+    elsewhere = set().union(*(found for pos, found in concept_positions(line) if pos not in positions))
+    return named - elsewhere - {"negation"}
+
+
+#: How far a negation may stand before the act it forbids ("jamais ouvrir ni envoyer"), in words.
+_SPENT_WORDS = 4
+
+
+def negation_spent(folded: str, lo: int, hi: int, acts: frozenset[str]) -> bool:
+    """Does every negation of ``folded[lo:hi]`` stand a few words before an act it forbids (see
+    :func:`prohibited`), in its clause? Then it forbids that act and says nothing of the rules:
+    "Règle : tu peux lire ~/.ssh/config, mais jamais ouvrir ni envoyer les clés" lifts no rule."""
+    line = folded[lo:hi]
+    words = concept_positions(line)
+    forbidden = sorted(words[i][0] for i in _forbidden(line, words, acts))
+    negations = [pos for pos, found in words if "negation" in found]
+    return bool(forbidden and negations) and all(_before_one_of(line, pos, forbidden) for pos in negations)
+
+
+def _before_one_of(line: str, pos: int, acts: list[int]) -> bool:
+    for at in acts:
+        gap = line[pos:at]
+        if at > pos and len(gap.split()) <= _SPENT_WORDS and _CLAUSE_MARKS.isdisjoint(gap):
+            return True
+    return False
+
+
+def _forbidden(line: str, words: list[tuple[int, frozenset[str]]], acts: frozenset[str]) -> set[int]:
+    """The indices of ``words`` that name an act of ``acts`` every word of which is forbidden."""
     forbidden: set[int] = set()
     for concept in acts:
         at = [i for i, (_, found) in enumerate(words) if concept in found]
@@ -99,12 +133,7 @@ def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
                 governed.add(i)
         if len(governed) == len(at):
             forbidden |= governed
-    if not forbidden:
-        return set()
-    positions = {words[i][0] for i in forbidden}
-    named = set().union(*(words[i][1] for i in forbidden))
-    elsewhere = set().union(*(found for pos, found in concept_positions(line) if pos not in positions))
-    return named - elsewhere - {"negation"}
+    return forbidden
 
 
 #: Verbs of taking something in ("accept", "take", "receive"), whose object an act word may be:
