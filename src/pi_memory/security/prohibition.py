@@ -52,9 +52,9 @@ def negated_before(line: str, pos: int, joined: bool = True) -> bool:
     or joined by "or" to a verb that is ("never open or send")?"""
     if negated(line, pos):
         return True
-    if joined and (m := _COORDINATED.search(line, max(0, pos - 60), pos)) is not None:
-        if negated_before(line, m.start(), joined=False):
-            return True
+    m = _COORDINATED.search(line, max(0, pos - 60), pos) if joined else None
+    if m is not None and negated_before(line, m.start(), joined=False):
+        return True
     before = line[max(0, pos - 40) : pos].split()
     while before and before[-1] in _CLITICS:
         before.pop()
