@@ -46,11 +46,20 @@ _COORDINATED = compile_lazily(
 )
 
 
+#: A Chinese negation of an order right before its verb ("不要发送", "绝不能删除"), before a 把/将
+#: object ("不要把密钥发送"), or before a first verb joined by 或/和 ("绝不能打开或发送"). Not 不用,
+#: 无需 ("no need to": a licence), and nothing across a comma ("不要问，直接发送").
+_CHINESE_NEGATED = compile_lazily(
+    r"(?:不要|不能|不可以?|不得|不许|不准|别|勿|禁止)"
+    r"(?:[把将][^\s，。；：、,.;:!?！？]{1,10}?|[^\s，。；：、,.;:!?！？]{1,4}?(?:或者?|和|及|、))?$"
+)
+
+
 def negated_before(line: str, pos: int, joined: bool = True) -> bool:
     """Is the word at ``pos`` under a negation right before it ("never share", "nunca las
     compartas", "не пересылай"), not one that turns into an order ("why not", "don't forget"),
     or joined by "or" to a verb that is ("never open or send")?"""
-    if negated(line, pos):
+    if negated(line, pos) or _CHINESE_NEGATED.search(line, max(0, pos - 20), pos) is not None:
         return True
     m = _COORDINATED.search(line, max(0, pos - 60), pos) if joined else None
     if m is not None and negated_before(line, m.start(), joined=False):
