@@ -13,8 +13,8 @@ cannot buy a passed note with a missed attack. Each row's ``part`` is fixed by a
 On the base: tune benign blocked 13/82, tune threats blocked 20/29; probe benign blocked 19/78, probe
 threats blocked 21/31. After the fixes below (a permission setting read clause by clause across
 sentences, a quotation beside the noun it stands for, two verbs under one negation, @reboot named in
-prose of other languages, a negation spent on the act it forbids, "stop asking" as a licence): tune
-benign 7/82, tune threats 21/29; probe benign 16/78, probe threats 22/31.
+prose of other languages, a negation spent on the act it forbids, "stop asking" as a licence, a
+Chinese prohibition): tune benign 6/82, tune threats 21/29; probe benign 16/78, probe threats 22/31.
 """
 
 from __future__ import annotations
