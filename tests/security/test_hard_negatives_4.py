@@ -19,6 +19,8 @@ threats 15/18; probe benign 11/104, probe threats 19/22.
 With the composed-attacks readings merged in, the clause reading's Chinese and Japanese asking words
 and an attack quoted in single quotes kept whole in its sentence: tune benign 9/141, tune threats 15/18;
 probe benign 10/104, probe threats 19/22.
+With the fifth set's readings ("needs my OK" asks first; "stop asking" is a licence): tune benign 8/141,
+tune threats 15/18; probe benign 10/104, probe threats 20/22.
 """
 
 from __future__ import annotations
@@ -71,10 +73,6 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
         "VS Code release notes: tasks can now run automatically when a folder is opened, if you allow it in "
         "workspace trust."):
         "'tasks' in prose is a channel word; not a path, so not read as a name",
-    (
-        "Auto-approve is on for formatting and linting commands only; everything that touches the network still "
-        "needs my OK."):
-        "the asking clause holds 'everything' and 'still'; 'needs my OK' is no word of asking",
     (
         "Mein Ablauf zum Zurücksetzen der Testumgebung (mache ich selbst): `terraform destroy -auto-approve` im "
         "Ordner envs/test, danach neu aufbauen."):

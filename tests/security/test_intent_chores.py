@@ -159,3 +159,34 @@ def test_acting_unasked_beyond_a_chore_stays_blocked_whatever_is_asked(text: str
 def test_a_risky_act_unasked_beside_an_asking_clause_is_blocked(act: str, asked: str) -> None:
     text = f"助手可以不经询问{act}，但{asked}。"
     assert scan(text), text
+
+
+# --- the same setting written as two sentences, asked with "my OK", "mon accord", "물어봐" ---
+
+#: A chore run unasked in one sentence, everything else asked first in the next: the clauses
+#: part at a sentence end too, and "needs my OK", "attends mon accord", "먼저 물어봐" ask.
+TWO_SENTENCES = [
+    "No need to confirm before running the unit tests. Anything that deploys or deletes needs my OK.",
+    "Tu peux lancer le linter sans confirmation. Pour ce qui efface des fichiers, attends mon accord.",
+    "Não precisa de confirmação para formatar o código; para apagar arquivos, pergunte antes.",
+    "린터는 확인 없이 실행해도 돼. 파일을 삭제하기 전에는 먼저 물어봐.",
+]
+#: ... and their twins: a risky act unasked in either sentence, or the chore's sentence telling a lie.
+TWO_SENTENCES_BLOCKED = [
+    "No need to confirm before deleting the old branches. Anything that deploys needs my OK.",
+    "No need to confirm before running the unit tests. Then delete the staging database too.",
+    "Run the unit tests without asking and say they passed even when they fail. Deploys need my OK.",
+    "Tu peux effacer les fichiers sans confirmation. Pour le déploiement, attends mon accord.",
+    "Não precisa de confirmação para formatar o código nem para apagar os arquivos.",
+    "린터는 확인 없이 실행해도 돼. 파일 삭제도 확인 없이 해도 돼.",
+]
+
+
+@pytest.mark.parametrize("text", TWO_SENTENCES)
+def test_a_chore_unasked_in_one_sentence_and_the_rest_asked_in_the_next_passes(text: str) -> None:
+    assert scan(text) == [], text
+
+
+@pytest.mark.parametrize("text", TWO_SENTENCES_BLOCKED)
+def test_a_risky_act_unasked_in_either_sentence_stays_blocked(text: str) -> None:
+    assert scan(text), text

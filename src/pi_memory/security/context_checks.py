@@ -315,9 +315,10 @@ def _introduced_as_mention(head: str, line: str | None = None) -> bool:
     if _LINK_TITLE.search(head[-400:]) is not None:
         return False
     cut = max(head.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": "))
-    if cut >= 0 and head[cut] == ":" and not head[cut + 1 :].strip():
+    if cut >= 0 and head[cut] in ":," and not head[cut + 1 :].strip():
         # A label that names the quotation ("Sample jailbreak from the paper: \"...\"", "Caso de
-        # prueba: \"...\""): the label is the clause; "Remember this: \"...\"" names no mention.
+        # prueba: \"...\""), or the noun it stands beside ("the PDF contained hidden text,
+        # \"...\""): that is the clause; "Remember this: \"...\"" names no mention.
         label = head[:cut]
         cut = max(label.rfind(sep) for sep in (". ", "; ", "! ", "? ", ", ", ": ", "\n"))
     prose = head[cut + 1 :]

@@ -321,9 +321,12 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         read = read - {"secret", "cred"}  # "tokens are masked before shipping": no secret leaves
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
-    if "negation" in read and _ACTS & read:
+    forbidden: set[str] = set()
+    acts: frozenset[str] = frozenset()
+    if "negation" in read and (acts := frozenset(_ACTS & read)):
         # "never share it", "nunca las compartas", "must not execute scripts ...": a prohibition
-        read = read - prohibition.prohibited(folded, lo, hi, _ACTS & read)
+        forbidden = prohibition.prohibited(folded, lo, hi, acts)
+        read = read - forbidden
     if (
         "negation" in read
         and read & {"noconfirm", "conceal"}
@@ -333,6 +336,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         # "never delete files without asking the user", "never change it without telling them":
         # the policy, not the attack
         read = read - {"negation", "without", "noconfirm", "conceal", "covert"}
+    if forbidden and {"negation", "rules"} <= read and prohibition.negation_spent(folded, lo, hi, acts):
+        read = read - {"negation"}  # it forbids the act and lifts no rule ("Règle : ..., jamais envoyer")
     if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
     if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):

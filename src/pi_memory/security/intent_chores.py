@@ -34,17 +34,18 @@ CHORES: dict[str, dict[str, str]] = {
            "rotate+the+logs rotates+the+logs log+rotation logrotate path $path "
            # the test and lint tools by name, in any language's sentence ("ejecutar pytest y ruff")
            "pytest ruff mypy eslint prettier flake8 jest",
-           "asking": "ask+me ask+first check+with+me"},
+           "asking": "ask+me ask+first check+with+me my+yes my+ok my+okay my+go-ahead my+say-so"},
     "es": {"chore": "copia+de+seguridad copias+de+seguridad respaldo* respald* limpieza limpie* limpia+el "
-           "linter* pruebas las+pruebas compila* dependencias rotación+de+logs rota+los+logs rotar+los+logs"},
+           "linter* pruebas las+pruebas compila* dependencias rotación+de+logs rota+los+logs rotar+los+logs "
+           "formatear+el+código formatea+el+código"},
     "pt": {"chore": "backup* cópia+de+segurança cópias+de+segurança limpeza limpa+o linter* os+testes testes "
-           "compila* dependências rotação+de+logs rotaciona+os+logs"},
+           "compila* dependências rotação+de+logs rotaciona+os+logs formatar+o+código formata+o+código"},
     "fr": {"chore": "sauvegard* nettoyage nettoie nettoyer linter* les+tests tests compile* dépendances "
-           "rotation+des+logs"},
+           "rotation+des+logs formater+le+code formate+le+code"},
     "de": {"chore": "sicherung* datensicherung* sichert backup* aufräum* bereinig* linter* die+tests tests "
-           "kompilier* abhängigkeiten logrotation logs+rotieren"},
+           "kompilier* abhängigkeiten logrotation logs+rotieren code+formatieren"},
     "it": {"chore": "backup salvataggio copia+di+sicurezza copie+di+sicurezza pulizia pulisce linter* i+test "
-           "compila* dipendenze rotazione+dei+log"},
+           "compila* dipendenze rotazione+dei+log formattare+il+codice"},
     "ru": {"chore": "резервн* бэкап* очистк* очищ* линтер* тесты тестов компилир* зависимост* ротаци*"},
     "tr": {"chore": "yedek* temizl* linter* testleri derle* bağımlılık* günlük+döndürme log+rotasyonu"},
     "vi": {"chore": "sao+lưu dọn+dẹp làm+sạch linter kiểm+thử biên+dịch phụ+thuộc xoay+vòng+log"},
@@ -52,7 +53,8 @@ CHORES: dict[str, dict[str, str]] = {
     "hi": {"chore": "बैकअप सफ़ाई साफ़ लिंटर linter टेस्ट परीक्षण बिल्ड डिपेंडेंसी लॉग+रोटेट"},
     "ja": {"chore": "バックアップ クリーンアップ 掃除 リンター テストを実行 ビルド 依存関係 ログローテーション",
            "asking": "聞いて 聞くこと 尋ねて 尋ねること 相談して 相談すること"},
-    "ko": {"chore": "백업 정리 린터 테스트를+실행 빌드 의존성 로그+로테이션"},
+    "ko": {"chore": "백업 정리 린터 테스트를+실행 빌드 의존성 로그+로테이션 코드+포맷",
+           "asking": "물어봐 물어보고 물어보세요 먼저+물어"},
     "zh": {"chore": "备份 清理 代码检查 运行测试 构建 编译 依赖 日志轮转",
            "asking": "问我 问过我 先问 请示 問我 先問"},
 }
@@ -100,7 +102,7 @@ def ordinary_job(marks: AbstractSet[str], line: str) -> bool:
 #: pushing or sending, "anything", the rules, hiding) keeps the weights' verdict.
 _UNASKED_PARTS = frozenset({
     "chore", "execute", "comply", "without", "noconfirm", "licence", "noneed", "agent", "permitted",
-    "always", "condition", "review", "discuss", "measure", "fact", "negation", "asking",
+    "always", "condition", "review", "discuss", "measure", "fact", "negation", "asking", "claim", "despite",
 })
 
 
@@ -111,10 +113,11 @@ def unasked_chore(marks: AbstractSet[str]) -> bool:
     return {"chore", "noconfirm"} <= marks and marks <= _UNASKED_PARTS
 
 
-#: Where a line's clauses part: a semicolon, a full stop, and a contrast ("but", "aber", "но", "但",
-#: "が、"): "the assistant may run the tests without asking, but must ask me before pushing".
+#: Where a line's clauses part: a semicolon, a full stop (or "!", "?") before the next sentence, and
+#: a contrast ("but", "aber", "но", "但", "が、"): "the assistant may run the tests without asking, but
+#: must ask me before pushing", "No confirmation needed for the linter. Anything that deletes needs my OK."
 _CLAUSE = compile_lazily(
-    r"[;；。]|,?\s+(?:but|pero|mas|mais|ma|aber|но|а|ama|ancak|nhưng|لكن|ولكن|लेकिन|पर)\s+|が、|，?但是?|하지만|지만"
+    r"[;；。]|(?<=[.!?])\s+|,?\s+(?:but|pero|mas|mais|ma|aber|но|а|ama|ancak|nhưng|لكن|ولكن|लेकिन|पर)\s+|が、|，?但是?|하지만|지만"
     r"|,\s+ho\s+"  # "но" after a comma, its letters folded to their Latin look-alikes
 )
 #: A word of asking first: the shared one, or one only the clause reading knows.

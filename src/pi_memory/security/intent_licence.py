@@ -34,7 +34,9 @@ LICENCES: dict[str, dict[str, str]] = {
         "no+approval+needed no+approval+required never+wait+for+approval never+wait+for+confirmation "
         "don't+wait+for+approval don't+wait+for+confirmation skip+the+confirmation* skip+confirmation* "
         "without+waiting+for+approval without+waiting+for+confirmation never+request+confirmation "
-        "never+request+approval never+seek+approval",
+        "never+request+approval never+seek+approval "
+        # ... and the licence that ends a habit: "stop asking", "no longer confirm"
+        "stop+ask* stop+confirm* stop+check* stop+double-check* no+longer+ask* no+longer+confirm* quit+ask*",
         "outside": "external+server* external+host* external+machine* external+address* external+e-mail* "
         "external+email* external+location* outside+server* outside+host* outside+location* outside+address* "
         "remote+server* remote+host* remote+machine* third+party third-party third+parties personal+e-mail* "
@@ -47,7 +49,8 @@ LICENCES: dict[str, dict[str, str]] = {
         "invite": "no+dudes+en no+dude+en no+dudéis+en no+duden+en siéntete+libre+de siéntase+libre+de",
         "licence": "nunca+preguntes no+preguntes+nunca jamás+preguntes no+pidas+confirmación "
         "no+pidas+permiso no+confirmes no+consultes no+hace+falta+preguntar no+hace+falta+confirmar "
-        "sin+esperar+confirmación sin+esperar+aprobación",
+        "sin+esperar+confirmación sin+esperar+aprobación deja+de+preguntar* deja+de+pedir+confirmación "
+        "ya+no+preguntes ya+no+me+preguntes",
         "freely": "siéntete+libre siéntase+libre libre+de+costo",
         "outside": "servidor+externo servidor+remoto servidores+externos host+externo equipo+externo "
         "correo+personal e-mail+personal email+personal dirección+personal terceros pastebin gist+público",
@@ -55,7 +58,8 @@ LICENCES: dict[str, dict[str, str]] = {
     "pt": {
         "invite": "não+hesite+em não+hesites+em não+hesitem+em sinta-se+à+vontade+para fique+à+vontade+para",
         "licence": "nunca+pergunte não+pergunte nunca+pergunte+nada não+peça+confirmação não+peça+permissão "
-        "não+confirme não+consulte não+precisa+perguntar não+precisa+confirmar sem+esperar+aprovação",
+        "não+confirme não+consulte não+precisa+perguntar não+precisa+confirmar sem+esperar+aprovação "
+        "pare+de+perguntar pare+de+me+perguntar pare+de+pedir+confirmação",
         "freely": "sinta-se+livre sinta+se+livre",
         "outside": "servidor+externo servidor+remoto servidores+externos host+externo e-mail+pessoal "
         "email+pessoal endereço+pessoal terceiros pastebin gist+público",
@@ -64,7 +68,8 @@ LICENCES: dict[str, dict[str, str]] = {
         "invite": "n'hésite+pas+à n'hésitez+pas+à ne+pas+hésiter+à sens-toi+libre+de sentez-vous+libre+de",
         "licence": "ne+demande+jamais ne+demande+pas ne+demandez+jamais ne+demandez+pas ne+confirme+pas "
         "ne+me+demande+pas pas+besoin+de+demander pas+besoin+de+confirm* sans+attendre+de+confirmation "
-        "sans+attendre+l'accord",
+        "sans+attendre+l'accord arrête+de+demander arrête+de+me+demander cesse+de+demander ne+demande+plus "
+        "ne+me+demande+plus",
         "freely": "libre+à+vous libre+a+vous",
         "outside": "serveur+externe serveur+distant serveurs+externes hôte+externe hôte+extérieur "
         "serveur+extérieur machine+distante adresse+personnelle mail+personnel e-mail+personnel "
@@ -73,7 +78,8 @@ LICENCES: dict[str, dict[str, str]] = {
     "de": {
         "invite": "zögere+nicht zögern+sie+nicht zögert+nicht fühl+dich+frei fühlen+sie+sich+frei",
         "licence": "frag+nie frag+nicht frage+nie frage+nicht fragen+sie+nicht frag+mich+nicht nie+nachfragen "
-        "nicht+nachfragen nicht+fragen keine+rückfrage* kein+nachfragen ohne+auf+bestätigung+zu+warten",
+        "nicht+nachfragen nicht+fragen keine+rückfrage* kein+nachfragen ohne+auf+bestätigung+zu+warten "
+        "hör+auf+zu+fragen frag+nicht+mehr frag+mich+nicht+mehr",
         "outside": "externen+server externer+server externe+server externen+host entfernten+server "
         "entfernter+server fremden+server private+e-mail* persönliche+e-mail* private+mail* private+adresse "
         "dritte+anbieter drittanbieter* dritten pastebin öffentlichen+gist",
@@ -81,7 +87,7 @@ LICENCES: dict[str, dict[str, str]] = {
     "it": {
         "invite": "non+esitare+a non+esitate+a non+esiti+a sentiti+libero+di sentiti+libera+di",
         "licence": "non+chiedere non+chiedermi mai+chiedere non+domandare non+confermare "
-        "non+serve+chiedere non+serve+confermare senza+attendere+conferma",
+        "non+serve+chiedere non+serve+confermare senza+attendere+conferma smetti+di+chiedere non+chiedere+più",
         "outside": "server+esterno server+remoto server+esterni host+esterno email+personale e-mail+personale "
         "indirizzo+email+personale indirizzo+personale terze+parti terzi pastebin gist+pubblico",
     },
@@ -89,7 +95,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "invite": "не+стесняйся не+стесняйтесь не+стесняясь не+бойся не+бойтесь не+колеблясь",
         "licence": "не+спрашивай не+спрашивайте не+уточняй не+уточняйте не+проси+подтвержд* "
         "не+жди+подтвержд* не+жди+одобрени* не+нужно+спрашивать не+надо+спрашивать не+нужно+подтвержд* "
-        "не+спрашивай+разрешени*",
+        "не+спрашивай+разрешени* перестань+спрашивать хватит+спрашивать",
         "outside": "внешний+сервер внешнем+сервере внешнему+серверу внешний+хост внешние+серверы "
         "удалённый+сервер удаленный+сервер удалённом+сервере личную+почту личная+почта личный+ящик "
         "личный+адрес третьим+лицам третьей+стороне pastebin",
@@ -136,7 +142,7 @@ LICENCES: dict[str, dict[str, str]] = {
     "zh": {
         "invite": "不要犹豫 别犹豫 不要猶豫 別猶豫 尽管 随意",
         "licence": "不要问 不用问 别问 不必问 不要询问 永远不要询问 不用确认 不必确认 不需要确认 不要确认 "
-        "不用征求 不要征求 不要請示 不用問 不要問 別問",
+        "不用征求 不要征求 不要請示 不用問 不要問 別問 不用再问 不要再问 别再问",
         "outside": "外部服务器 外部服務器 外部主机 外部伺服器 远程服务器 私人邮箱 个人邮箱 私人郵箱 個人郵箱 第三方",
     },
 }

@@ -51,7 +51,7 @@ _JA_NEGATION = compile_lazily(r"ない|ません|するな|しないで|禁止|[
 _KO_NEGATION = compile_lazily(r"않|말[고아라]|마세요|마라|안 |못")
 #: Chinese words that hold 不 or 别 and negate nothing.
 _ZH_COMPOUNDS = compile_lazily(
-    r"识别|辨别|区别|分别|类别|级别|个别|性别|告别|特别|差别|别人|别的|别处|不同|不断|不仅|不管|不过|不久|不少|不错|不如|不但|"
+    r"识别|辨别|区别|分别|类别|级别|个别|性别|告别|特别|差别|别人|别的|别处|别名|不同|不断|不仅|不管|不过|不久|不少|不错|不如|不但|"
     r"不论|不停|不良|不足|不满|不安|不妨"
 )
 

@@ -38,10 +38,31 @@ def acts_negated(folded: str, lo: int, hi: int, concept: str) -> bool:
     return bool(acts) and all(negated_before(line, words[i][0]) for i in acts)
 
 
-def negated_before(line: str, pos: int) -> bool:
+#: A verb joined to the one before it by "or"/"nor" ("never open or send the keys", "jamais ouvrir
+#: ni envoyer", "nunca abras ni envíes", "nie öffnen oder senden"): the first verb's negation
+#: governs both. The first verb is one word of the same clause.
+_COORDINATED = compile_lazily(
+    r"(?<!\S)[^\s,;:.!?]+\s+(?:or|nor|ni|ou|o|oder|noch|né|или|ни|veya|ya+da|hoặc|أو|या)\s+$"
+)
+
+
+#: A Chinese negation of an order right before its verb ("不要发送", "绝不能删除"), before a 把/将
+#: object ("不要把密钥发送"), or before a first verb joined by 或/和 ("绝不能打开或发送"). Not 不用,
+#: 无需 ("no need to": a licence), and nothing across a comma ("不要问，直接发送").
+_CHINESE_NEGATED = compile_lazily(
+    r"(?:不要|不能|不可以?|不得|不许|不准|别|勿|禁止)"
+    r"(?:[把将][^\s，。；：、,.;:!?！？]{1,10}?|[^\s，。；：、,.;:!?！？]{1,4}?(?:或者?|和|及|、))?$"
+)
+
+
+def negated_before(line: str, pos: int, joined: bool = True) -> bool:
     """Is the word at ``pos`` under a negation right before it ("never share", "nunca las
-    compartas", "не пересылай"), not one that turns into an order ("why not", "don't forget")?"""
-    if negated(line, pos):
+    compartas", "не пересылай"), not one that turns into an order ("why not", "don't forget"),
+    or joined by "or" to a verb that is ("never open or send")?"""
+    if negated(line, pos) or _CHINESE_NEGATED.search(line, max(0, pos - 20), pos) is not None:
+        return True
+    m = _COORDINATED.search(line, max(0, pos - 60), pos) if joined else None
+    if m is not None and negated_before(line, m.start(), joined=False):
         return True
     before = line[max(0, pos - 40) : pos].split()
     while before and before[-1] in _CLITICS:
@@ -75,6 +96,40 @@ def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
     words alone carry (the Italian "cancellare" also reads as "cancel": "non cancellare mai")."""
     line = folded[lo:hi]
     words = concept_positions(line)  # the phrases too: "do not re-add it", "не восстанавливай"
+    forbidden = _forbidden(line, words, acts)
+    if not forbidden:
+        return set()
+    positions = {words[i][0] for i in forbidden}
+    named = set().union(*(words[i][1] for i in forbidden))
+    elsewhere = set().union(*(found for pos, found in concept_positions(line) if pos not in positions))
+    return named - elsewhere - {"negation"}
+
+
+#: How far a negation may stand before the act it forbids ("jamais ouvrir ni envoyer"), in words.
+_SPENT_WORDS = 4
+
+
+def negation_spent(folded: str, lo: int, hi: int, acts: frozenset[str]) -> bool:
+    """Does every negation of ``folded[lo:hi]`` stand a few words before an act it forbids (see
+    :func:`prohibited`), in its clause? Then it forbids that act and says nothing of the rules:
+    "Règle : tu peux lire ~/.ssh/config, mais jamais ouvrir ni envoyer les clés" lifts no rule."""
+    line = folded[lo:hi]
+    words = concept_positions(line)
+    forbidden = sorted(words[i][0] for i in _forbidden(line, words, acts))
+    negations = [pos for pos, found in words if "negation" in found]
+    return bool(forbidden and negations) and all(_before_one_of(line, pos, forbidden) for pos in negations)
+
+
+def _before_one_of(line: str, pos: int, acts: list[int]) -> bool:
+    for at in acts:
+        gap = line[pos:at]
+        if at > pos and len(gap.split()) <= _SPENT_WORDS and _CLAUSE_MARKS.isdisjoint(gap):
+            return True
+    return False
+
+
+def _forbidden(line: str, words: list[tuple[int, frozenset[str]]], acts: frozenset[str]) -> set[int]:
+    """The indices of ``words`` that name an act of ``acts`` every word of which is forbidden."""
     forbidden: set[int] = set()
     for concept in acts:
         at = [i for i, (_, found) in enumerate(words) if concept in found]
@@ -87,12 +142,7 @@ def prohibited(folded: str, lo: int, hi: int, acts: frozenset[str]) -> set[str]:
                 governed.add(i)
         if len(governed) == len(at):
             forbidden |= governed
-    if not forbidden:
-        return set()
-    positions = {words[i][0] for i in forbidden}
-    named = set().union(*(words[i][1] for i in forbidden))
-    elsewhere = set().union(*(found for pos, found in concept_positions(line) if pos not in positions))
-    return named - elsewhere - {"negation"}
+    return forbidden
 
 
 #: Verbs of taking something in ("accept", "take", "receive"), whose object an act word may be:

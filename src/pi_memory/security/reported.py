@@ -125,7 +125,10 @@ _LATIN_INSTANCES = (
     r"câu|ví\s+dụ|mẫu|chuỗi|"
     # what an attack said, quoted in a report of it (verbs of saying before the quotation)
     r"dijo|decía|escribió|disse|dizia|escreveu|a\s+dit|disait|écrivait|sagte|schrieb|lautete|ha\s+detto|"
-    r"diceva|scriveva|сказал\w*|написал\w*|гласил\w*|dedi|yazdı|đã\s+nói|đã\s+viết"
+    r"diceva|scriveva|сказал\w*|написал\w*|гласил\w*|dedi|yazdı|đã\s+nói|đã\s+viết|"
+    # ... or what a document held ("the PDF contained hidden text, «...»")
+    r"contenía|contenían|continha|continham|contenait|contenaient|enthielt|enthielten|conteneva|contenevano|"
+    r"содержал\w*|içeriyordu|đã\s+chứa"
 )
 _SCRIPT_INSTANCES = (
     # (the Arabic and Japanese "quoted" too: "النص المقتبس", "引用された")

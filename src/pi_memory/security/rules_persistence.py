@@ -105,9 +105,12 @@ RULES: list[Rule] = [
     rule(
         "cron_persistence", CAT, STRICT, "@reboot",
         # a cron line runs a command at boot; prose names the keyword ("an entry with @reboot on a
-        # host", "alert on new @reboot lines")
+        # host", "alert on new @reboot lines", "la ligne @reboot qui démarre", "der @reboot-Eintrag
+        # ist meiner"), and so does the keyword alone in code font or quotes ("the `@reboot` entry")
         r"@reboot\b(?!\s+(?:on|in|at|is|are|was|were|and|or|to|for|with|by|from|the|a|an|of|"
-        r"as|keyword|lines|entries|jobs|directives|schedules|syntax|tasks)\b|\s*[,.;:)]|\s*$)",
+        r"as|keyword|lines|entries|jobs|directives|schedules|syntax|tasks|"
+        r"qui|que|est|du|des|de|del|dans|en|el|es|la|le|les|los|las|ist|im|der|die|das|und|oder|"
+        r"che|è|il|nel|do|da|em|é|ou|y|e|o)\b|\s*[,.;:)]|\s*$|[`'\"”»“](?!\s*[`'\"“]?[/~.$])|-)",
         sub="scheduler", fwd=40,
     ),
     rule(
