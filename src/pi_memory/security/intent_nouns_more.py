@@ -1,0 +1,143 @@
+"""More words that name something else than the concept the lexicon gives them (for ``intent_nouns``).
+
+Documentation and chat use the words of a secret, a channel, the note itself or an override in
+their everyday senses, and the learned weights read two such words together as an attack:
+
+* "key" as an adjective after a form of "be" ("marketing is key", "consistency is really key
+  to it"): important, not a credential. "The key is in ~/.ssh" keeps its key;
+* a session as a period of use or a program object ("Sessions with cookie persistence", "to
+  publish sessions", "async with session:"). A session of someone's, this one, a past one or
+  its data ("the user's sessions", "this session", "session tokens") is still the conversation;
+* "discussion(s)", a conversation in the French loan words, is a forum in English ("GitHub
+  Discussions"): read as data only after a French determiner ("toutes les discussions");
+* "paste" in an editor ("large paste handling", "copy and paste", "bracketed paste") is no
+  paste site and sends nothing; a paste verb ("paste the key into ...") still sends, only it
+  names no channel;
+* "remote" before a program's or a team's noun ("remote processes", "remote branch") and
+  "tasks" a program runs ("background tasks", "distribute tasks to workers") are no channel of
+  orders; "new tasks from the server" and "the remote server" still are;
+* the "Note:" label of documentation ("**Note**:", "NOTE:") and the verb of "note that ..." do
+  not speak of a stored note; "this note", "the note" still do;
+* "bug reports", "crash reports": what users file with a project, not data reported out;
+* a copy the reader keeps in their own program ("copy the environment variables from the
+  settings page and add them to your application"): nothing leaves; a copy to an address, or
+  pasted somewhere else, still sends;
+* "forget" in a reminder ("don't forget to take breaks", "I'm not gonna forget it"): the
+  negated or "forget to ..." verb asks to remember, it overrides nothing; what follows is read
+  as it stands ("don't forget to send the keys to ..." still sends them).
+
+:func:`drops` looks a few characters around the word only (constant time per word).
+"""
+
+from __future__ import annotations
+
+from pi_memory.security.lazy_re import compile_lazily
+
+#: The concepts these words may wrongly carry (added to ``intent_nouns.PRONE``).
+PRONE = frozenset({"secret", "channel", "send", "selfref", "selfnote", "override"})
+
+_KEY = compile_lazily(r"key(?=\s*(?:[.,;:!?)]|$)|\s+(?:to|for|here|in|when|and|but)\b)")
+_BE_BEFORE = compile_lazily(
+    r"(?<![\w'’])(?:is|are|was|were|be|been|being|['’]s|['’]re)\s+"
+    r"(?:(?:really|so|absolutely|just|also|always|truly|super|still|totally|definitely|very)\s+)?$"
+)
+_SESSION = compile_lazily(r"sessions?(?![\w-])")
+#: What a session holds: its data, not the period of use.
+_SESSION_DATA = compile_lazily(
+    r"sessions?['’]?s?[\s_-]*(?:tokens?|cookies?|keys?|ids?|secrets?|histor\w*|transcripts?|logs?|data|files?|"
+    r"contents?|storage|state|recordings?|messages?|dumps?|exports?|notes?|memor\w*|context|prompts?)(?!\w)"
+)
+#: Whose or which session: someone's, this one, a past one (the conversation as data).
+_SESSION_OWNER = compile_lazily(
+    r"(?<!\w)(?:the|this|that|these|those|current|whole|entire|full|your|my|our|their|his|her|its|all|past|"
+    r"previous|earlier|recorded|saved|chat|conversation|every|each|new|next|future|later|other|today['’]s|last|prior|[\w-]+['’]s)\s+$"
+)
+_DISCUSSION = compile_lazily(r"discussions?(?!\w)")
+_FRENCH_BEFORE = compile_lazily(
+    r"(?<!\w)(?:les|des|la|une|vos|tes|nos|ses|leurs|cette|ces|mes|ta|ma|sa|votre|notre|leur|de|toutes|tous)"
+    r"\s+(?:[\w'’]+\s+)?$"
+)
+_PASTE = compile_lazily(r"paste(?!\w)")
+_EDITOR_PASTE_BEFORE = compile_lazily(
+    r"(?:(?<!\w)(?:large|big|long|bracketed|copy\s+(?:and|&|n)|copy[/-]|cut\s+(?:and|&)|cut[/-]|on|after|multi-line)"
+    r"\s*|\[)$"
+)
+_EDITOR_PASTE_AFTER = compile_lazily(
+    r"paste[\s-]+(?:handling|mode|events?|buffers?|support|markers?|#|\d|operations?|detection|shortcuts?|keys?|"
+    r"actions?)"
+)
+#: A paste site: "a paste", "the paste at ...", "new pastes".
+_PASTE_SITE_BEFORE = compile_lazily(r"(?<!\w)(?:a|the|new|private|public|secret|raw|that|this)\s+$")
+_REMOTE_THING = compile_lazily(
+    r"remote[\s-]+(?:process\w*|machines?|workers?|nodes?|repos?\b|repositor\w*|branch\w*|desktops?|work\w*|teams?|"
+    r"access|debug\w*|development|filesystems?|clusters?|kernels?|environments?|jobs?|objects?|procedure|"
+    r"calls?|tracking|collaboration|origin|sensing|control\b)"
+)
+_TASKS = compile_lazily(r"tasks?(?!\w)")
+#: Tasks a program runs or a user schedules: background work, not orders arriving.
+_PROGRAM_TASKS_BEFORE = compile_lazily(
+    r"(?<!\w)(?:background|async|asynchronous|scheduled|periodic|parallel|concurrent|multiple|distribute|"
+    r"distributes|distributing|schedule|schedules|scheduling|manage|managing|long-running|blocking|cpu-bound|"
+    r"io-bound|i/o-bound|many|these|your|common|simple|repetitive|everyday|daily|routine|celery|ci|build|"
+    r"cancel|cancels|cancelling|spawn|spawns|run|runs|running|queue|queues)\s+$"
+)
+_NOTE_LABEL = compile_lazily(r"notes?[*_`\s]*:|note\s+that(?!\w)")
+#: Nothing but the start of a line or a sentence, markup or a code comment's mark before the label.
+_LABEL_START = compile_lazily(
+    r"(?:[.!?:;]\s+|\n)[\s>*_`(\[!#/-]*$|(?<![\w:])(?://+|#+)\s*$|(?<!\w)(?:please|also|but|and)\s+$"
+)
+_REPORT = compile_lazily(r"reports?(?!\w)")
+_FILED_BEFORE = compile_lazily(
+    r"(?<!\w)(?:bug|bugs|issue|issues|error|crash|crashes|feature|problem|defect|user|users['’]?)\s+$"
+)
+#: A copy whose sentence puts it into the reader's own program, and names no address on the way.
+_COPY_KEPT = compile_lazily(
+    r"cop(?:y|ies|ied|ying)(?!\w)[^.!?\n:/@]{0,120}?(?<!\w)(?:to|into|in)\s+your\s+(?:own\s+)?(?:local\s+)?"
+    r"(?:application|app|project|code|codebase|config\w*|\.env|environment|settings|terminal|shell|editor|"
+    r"program|script|deployment|workspace|notebook)(?!\w)"
+)
+_FORGET = compile_lazily(r"forget(?:s|ting)?(?!\w)")
+_TO_AFTER = compile_lazily(r"forget(?:s|ting)?\s+to\s+[a-z]")
+_NEGATION_BEFORE = compile_lazily(
+    r"(?<!\w)(?:not|never|don['’]?t|dont|won['’]?t|can['’]?t|didn['’]?t|doesn['’]?t|wouldn['’]?t|shouldn['’]?t)\s+"
+    r"(?:(?:gonna|going\s+to|ever|to|be\s+able\s+to)\s+)?$"
+)
+_SECRET = frozenset({"secret"})
+_CHANNEL = frozenset({"channel"})
+_PASTE_WORDS = frozenset({"channel", "send"})
+_SENT = frozenset({"send"})
+_SELF = frozenset({"selfref", "selfnote"})
+_OVERRIDE = frozenset({"override"})
+
+
+def drops(text: str, pos: int) -> frozenset[str]:
+    """The concepts among :data:`PRONE` the word at ``pos`` of folded ``text`` does not carry."""
+    before = text[max(0, pos - 24) : pos]
+    head = text[pos : pos + 1]
+    if head == "k" and _KEY.match(text, pos) is not None and _BE_BEFORE.search(before) is not None:
+        return _SECRET
+    if head == "s" and _SESSION.match(text, pos) is not None:
+        kept = _SESSION_DATA.match(text, pos) is not None or _SESSION_OWNER.search(before) is not None
+        return frozenset() if kept else _SECRET
+    if head == "d" and _DISCUSSION.match(text, pos) is not None:
+        return frozenset() if _FRENCH_BEFORE.search(before) is not None else _SECRET
+    if head == "p" and _PASTE.match(text, pos) is not None:
+        if _EDITOR_PASTE_BEFORE.search(before) is not None or _EDITOR_PASTE_AFTER.match(text, pos) is not None:
+            return _PASTE_WORDS
+        return frozenset() if _PASTE_SITE_BEFORE.search(before) is not None else _CHANNEL
+    if head == "r" and _REMOTE_THING.match(text, pos) is not None:
+        return _CHANNEL
+    if head == "t" and _TASKS.match(text, pos) is not None and _PROGRAM_TASKS_BEFORE.search(before) is not None:
+        return _CHANNEL
+    lead = "\n" + text[:pos] if pos <= 24 else before  # the text's start reads as a line's
+    if head == "n" and _NOTE_LABEL.match(text, pos) is not None and _LABEL_START.search(lead) is not None:
+        return _SELF
+    if head == "r" and _REPORT.match(text, pos) is not None and _FILED_BEFORE.search(before) is not None:
+        return _SENT
+    if head == "c" and _COPY_KEPT.match(text, pos) is not None:
+        return _SENT
+    if head == "f" and _FORGET.match(text, pos) is not None and (
+        _TO_AFTER.match(text, pos) is not None or _NEGATION_BEFORE.search(before) is not None
+    ):
+        return _OVERRIDE
+    return frozenset()
