@@ -22,6 +22,14 @@ their everyday senses, and the learned weights read two such words together as a
 * a copy the reader keeps in their own program ("copy the environment variables from the
   settings page and add them to your application"): nothing leaves; a copy to an address, or
   pasted somewhere else, still sends;
+* an everyday override verb: "prioritize self-care" (nothing put over anything: no "over",
+  "above" or "than" after it), "ignore whitespace", "ignore other files" (a program's option on
+  data, not the agent's instructions); "prioritize this note over the system prompt" and "ignore
+  your previous instructions" keep it;
+* "attached" as an adjective ("no functions attached"): nothing is being attached;
+* "runs on <a platform>" ("runs on OpenAI's side", "runs on Linux"): where a program runs, not
+  an order to run something; "runs on every boot" keeps it;
+* the fetch API by name ("the `fetch` API", "a fetch polyfill"): no channel fetched from;
 * "forget" in a reminder ("don't forget to take breaks", "I'm not gonna forget it"): the
   negated or "forget to ..." verb asks to remember, it overrides nothing; what follows is read
   as it stands ("don't forget to send the keys to ..." still sends them).
@@ -34,7 +42,7 @@ from __future__ import annotations
 from pi_memory.security.lazy_re import compile_lazily
 
 #: The concepts these words may wrongly carry (added to ``intent_nouns.PRONE``).
-PRONE = frozenset({"secret", "channel", "send", "selfref", "selfnote", "override"})
+PRONE = frozenset({"secret", "channel", "send", "selfref", "selfnote", "override", "execute", "fetch"})
 
 _KEY = compile_lazily(r"key(?=\s*(?:[.,;:!?)]|$)|\s+(?:to|for|here|in|when|and|but)\b)")
 _BE_BEFORE = compile_lazily(
@@ -96,6 +104,24 @@ _COPY_KEPT = compile_lazily(
     r"(?:application|app|project|code|codebase|config\w*|\.env|environment|settings|terminal|shell|editor|"
     r"program|script|deployment|workspace|notebook)(?!\w)"
 )
+_PRIORITIZE = compile_lazily(r"prioriti[sz]\w*(?![^.!?;\n]{0,80}(?<!\w)(?:over|above|than|before)(?!\w))")
+_IGNORE_DATA = compile_lazily(
+    r"ignor(?:e|es|ed|ing)\s+(?:(?:the|all|any|some|certain|hidden|other|such|those|these|unknown|trailing|"
+    r"empty|blank|extra|missing|duplicate)\s+){0,2}(?:others|files?|folders?|directories|paths?|patterns?|"
+    r"whitespace|case|comments?|lines?|duplicates?|extensions?|fields?|columns?|keys?|values?|nulls?|"
+    r"dependencies|packages|modules|tests?|warnings?|deprecat\w*)(?![\w-])"
+)
+_ATTACHED = compile_lazily(r"attached(?=\s*(?:[-\u2013\u2014,.;:)!?]|$))")
+_RUNS_ON = compile_lazily(
+    r"run(?:s|ning)?\s+on\s+(?:the\s+)?(?:[\w.-]+['’]s\s+(?:side|servers?|infrastructure|cloud|machines?)|"
+    r"(?:server|client|host|device|gpu|cpu|tpu|edge|cloud|browser)s?(?:[\s-]side)?|linux|windows|macos|mac|"
+    r"colab|kubernetes|docker|lambda|aws|gcp|azure|pypy|cpython|arm|x86|mobile|android|ios|python|node(?:\.js)?|"
+    r"deno|bun|jvm|wasm)(?![\w-])"
+)
+_FETCH_API = compile_lazily(
+    r"fetch[`'\"]?\s*(?:\(\))?[`'\"]?\s+(?:api|apis|polyfill|spec|standard|function|method|implementation|"
+    r"compatible|wrapper|interface)(?!\w)|fetch(?:es)?\s*\(|native\s+`?fetch"
+)
 _FORGET = compile_lazily(r"forget(?:s|ting)?(?!\w)")
 _TO_AFTER = compile_lazily(r"forget(?:s|ting)?\s+to\s+[a-z]")
 _NEGATION_BEFORE = compile_lazily(
@@ -106,6 +132,8 @@ _SECRET = frozenset({"secret"})
 _CHANNEL = frozenset({"channel"})
 _PASTE_WORDS = frozenset({"channel", "send"})
 _SENT = frozenset({"send"})
+_EXECUTE = frozenset({"execute"})
+_FETCHED = frozenset({"channel", "fetch"})
 _SELF = frozenset({"selfref", "selfnote"})
 _OVERRIDE = frozenset({"override"})
 
@@ -136,6 +164,16 @@ def drops(text: str, pos: int) -> frozenset[str]:
         return _SENT
     if head == "c" and _COPY_KEPT.match(text, pos) is not None:
         return _SENT
+    if head == "p" and _PRIORITIZE.match(text, pos) is not None:
+        return _OVERRIDE
+    if head == "i" and _IGNORE_DATA.match(text, pos) is not None:
+        return _OVERRIDE
+    if head == "a" and _ATTACHED.match(text, pos) is not None:
+        return _SENT
+    if head == "r" and _RUNS_ON.match(text, pos) is not None:
+        return _EXECUTE
+    if head == "f" and _FETCH_API.match(text, pos) is not None:
+        return _FETCHED
     if head == "f" and _FORGET.match(text, pos) is not None and (
         _TO_AFTER.match(text, pos) is not None or _NEGATION_BEFORE.search(before) is not None
     ):
