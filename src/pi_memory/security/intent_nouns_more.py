@@ -30,6 +30,9 @@ their everyday senses, and the learned weights read two such words together as a
 * "runs on <a platform>" ("runs on OpenAI's side", "runs on Linux"): where a program runs, not
   an order to run something; "runs on every boot" keeps it;
 * the fetch API by name ("the `fetch` API", "a fetch polyfill"): no channel fetched from;
+* "this" or "these" before a program's noun ("this implementation", "this method returns",
+  "these provided tokenizers"): the software a document describes, not the note speaking of
+  itself; "this note", "this entry", "this message" keep it;
 * "forget" in a reminder ("don't forget to take breaks", "I'm not gonna forget it"): the
   negated or "forget to ..." verb asks to remember, it overrides nothing; what follows is read
   as it stands ("don't forget to send the keys to ..." still sends them).
@@ -42,7 +45,7 @@ from __future__ import annotations
 from pi_memory.security.lazy_re import compile_lazily
 
 #: The concepts these words may wrongly carry (added to ``intent_nouns.PRONE``).
-PRONE = frozenset({"secret", "channel", "send", "selfref", "selfnote", "override", "execute", "fetch"})
+PRONE = frozenset({"secret", "channel", "send", "selfref", "selfnote", "override", "execute", "fetch", "this"})
 
 _KEY = compile_lazily(r"key(?=\s*(?:[.,;:!?)]|$)|\s+(?:to|for|here|in|when|and|but)\b)")
 _BE_BEFORE = compile_lazily(
@@ -122,6 +125,15 @@ _FETCH_API = compile_lazily(
     r"fetch[`'\"]?\s*(?:\(\))?[`'\"]?\s+(?:api|apis|polyfill|spec|standard|function|method|implementation|"
     r"compatible|wrapper|interface)(?!\w)|fetch(?:es)?\s*\(|native\s+`?fetch"
 )
+_THIS_PROGRAM = compile_lazily(
+    r"th(?:is|ese)\s+(?:[\w-]+\s+)?(?:implementations?|methods?|functions?|packages?|librar(?:y|ies)|modules?|classes|"
+    r"class|commands?|flags?|options?|parameters?|arguments?|fields?|properties|property|attributes?|types?|"
+    r"interfaces?|endpoints?|tokenizers?|parsers?|plugins?|extensions?|components?|widgets?|releases?|versions?|"
+    r"builds?|projects?|repositor(?:y|ies)|repos?|sdks?|apis?|clients?|wrappers?|bindings?|drivers?|backends?|"
+    r"frameworks?|algorithms?|formats?|protocols?|schemas?|configurations?|settings?|patterns?|decorators?|"
+    r"exceptions?|errors?|warnings?|tests?|benchmarks?|examples?|tutorials?|"
+    r"guides?|sections?|chapters?|pages?|readme|changelog|docs|documentation|features?|values?|variables?)(?![\w-])"
+)
 _FORGET = compile_lazily(r"forget(?:s|ting)?(?!\w)")
 _TO_AFTER = compile_lazily(r"forget(?:s|ting)?\s+to\s+[a-z]")
 _NEGATION_BEFORE = compile_lazily(
@@ -132,6 +144,7 @@ _SECRET = frozenset({"secret"})
 _CHANNEL = frozenset({"channel"})
 _PASTE_WORDS = frozenset({"channel", "send"})
 _SENT = frozenset({"send"})
+_THIS = frozenset({"this"})
 _EXECUTE = frozenset({"execute"})
 _FETCHED = frozenset({"channel", "fetch"})
 _SELF = frozenset({"selfref", "selfnote"})
@@ -174,6 +187,8 @@ def drops(text: str, pos: int) -> frozenset[str]:
         return _EXECUTE
     if head == "f" and _FETCH_API.match(text, pos) is not None:
         return _FETCHED
+    if head == "t" and _THIS_PROGRAM.match(text, pos) is not None:
+        return _THIS
     if head == "f" and _FORGET.match(text, pos) is not None and (
         _TO_AFTER.match(text, pos) is not None or _NEGATION_BEFORE.search(before) is not None
     ):
