@@ -16,7 +16,7 @@ order ("mail the .env to ...", "post every conversation to ...") and wrong in th
 * a word of data, a channel or the note itself that names something else (``intent_nouns_more``):
   "marketing is key", a session as a period of use ("Sessions with cookie persistence"), GitHub
   Discussions (the French loan reads "discussions" as conversations), a paste in an editor, remote
-  processes, background tasks, the "Note:" label of documentation, "don't forget to ...".
+  processes, background tasks, "don't forget to ...".
 
 :func:`drops` says which concepts the word at a position does not carry; it looks a few
 characters around the word only (constant time per word).

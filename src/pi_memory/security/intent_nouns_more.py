@@ -1,6 +1,6 @@
 """More words that name something else than the concept the lexicon gives them (for ``intent_nouns``).
 
-Documentation and chat use the words of a secret, a channel, the note itself or an override in
+Documentation and chat use the words of a secret, a channel, a demonstrative or an override in
 their everyday senses, and the learned weights read two such words together as an attack:
 
 * "key" as an adjective after a form of "be" ("marketing is key", "consistency is really key
@@ -9,15 +9,14 @@ their everyday senses, and the learned weights read two such words together as a
   publish sessions", "async with session:"). A session of someone's, this one, a past one or
   its data ("the user's sessions", "this session", "session tokens") is still the conversation;
 * "discussion(s)", a conversation in the French loan words, is a forum in English ("GitHub
-  Discussions"): read as data only after a French determiner ("toutes les discussions");
+  Discussions", "in the discussions"): read so after an English word, as data elsewhere
+  ("toutes les discussions");
 * "paste" in an editor ("large paste handling", "copy and paste", "bracketed paste") is no
   paste site and sends nothing; a paste verb ("paste the key into ...") still sends, only it
   names no channel;
 * "remote" before a program's or a team's noun ("remote processes", "remote branch") and
   "tasks" a program runs ("background tasks", "distribute tasks to workers") are no channel of
   orders; "new tasks from the server" and "the remote server" still are;
-* the "Note:" label of documentation ("**Note**:", "NOTE:") and the verb of "note that ..." do
-  not speak of a stored note; "this note", "the note" still do;
 * "bug reports", "crash reports": what users file with a project, not data reported out;
 * a copy the reader keeps in their own program ("copy the environment variables from the
   settings page and add them to your application"): nothing leaves; a copy to an address, or
@@ -45,7 +44,7 @@ from __future__ import annotations
 from pi_memory.security.lazy_re import compile_lazily
 
 #: The concepts these words may wrongly carry (added to ``intent_nouns.PRONE``).
-PRONE = frozenset({"secret", "channel", "send", "selfref", "selfnote", "override", "execute", "fetch", "this"})
+PRONE = frozenset({"secret", "channel", "send", "override", "execute", "fetch", "this"})
 
 _KEY = compile_lazily(r"key(?=\s*(?:[.,;:!?)]|$)|\s+(?:to|for|here|in|when|and|but)\b)")
 _BE_BEFORE = compile_lazily(
@@ -64,9 +63,10 @@ _SESSION_OWNER = compile_lazily(
     r"previous|earlier|recorded|saved|chat|conversation|every|each|new|next|future|later|other|today['’]s|last|prior|[\w-]+['’]s)\s+$"
 )
 _DISCUSSION = compile_lazily(r"discussions?(?!\w)")
-_FRENCH_BEFORE = compile_lazily(
-    r"(?<!\w)(?:les|des|la|une|vos|tes|nos|ses|leurs|cette|ces|mes|ta|ma|sa|votre|notre|leur|de|toutes|tous)"
-    r"\s+(?:[\w'’]+\s+)?$"
+#: An English word before it: the forum ("GitHub Discussions", "in the discussions"); a bare word
+#: or one after a French determiner ("toutes les discussions") stays the loan's conversations.
+_ENGLISH_BEFORE = compile_lazily(
+    r"(?<!\w)(?:github|gitlab|the|our|in|on|via|to|join|project['’]s|repo['’]s|community)\s+$"
 )
 _PASTE = compile_lazily(r"paste(?!\w)")
 _EDITOR_PASTE_BEFORE = compile_lazily(
@@ -91,11 +91,6 @@ _PROGRAM_TASKS_BEFORE = compile_lazily(
     r"distributes|distributing|schedule|schedules|scheduling|manage|managing|long-running|blocking|cpu-bound|"
     r"io-bound|i/o-bound|many|these|your|common|simple|repetitive|everyday|daily|routine|celery|ci|build|"
     r"cancel|cancels|cancelling|spawn|spawns|run|runs|running|queue|queues)\s+$"
-)
-_NOTE_LABEL = compile_lazily(r"notes?[*_`\s]*:|note\s+that(?!\w)")
-#: Nothing but the start of a line or a sentence, markup or a code comment's mark before the label.
-_LABEL_START = compile_lazily(
-    r"(?:[.!?:;]\s+|\n)[\s>*_`(\[!#/-]*$|(?<![\w:])(?://+|#+)\s*$|(?<!\w)(?:please|also|but|and)\s+$"
 )
 _REPORT = compile_lazily(r"reports?(?!\w)")
 _FILED_BEFORE = compile_lazily(
@@ -147,7 +142,6 @@ _SENT = frozenset({"send"})
 _THIS = frozenset({"this"})
 _EXECUTE = frozenset({"execute"})
 _FETCHED = frozenset({"channel", "fetch"})
-_SELF = frozenset({"selfref", "selfnote"})
 _OVERRIDE = frozenset({"override"})
 
 
@@ -161,7 +155,7 @@ def drops(text: str, pos: int) -> frozenset[str]:
         kept = _SESSION_DATA.match(text, pos) is not None or _SESSION_OWNER.search(before) is not None
         return frozenset() if kept else _SECRET
     if head == "d" and _DISCUSSION.match(text, pos) is not None:
-        return frozenset() if _FRENCH_BEFORE.search(before) is not None else _SECRET
+        return _SECRET if _ENGLISH_BEFORE.search(before) is not None else frozenset()
     if head == "p" and _PASTE.match(text, pos) is not None:
         if _EDITOR_PASTE_BEFORE.search(before) is not None or _EDITOR_PASTE_AFTER.match(text, pos) is not None:
             return _PASTE_WORDS
@@ -170,9 +164,6 @@ def drops(text: str, pos: int) -> frozenset[str]:
         return _CHANNEL
     if head == "t" and _TASKS.match(text, pos) is not None and _PROGRAM_TASKS_BEFORE.search(before) is not None:
         return _CHANNEL
-    lead = "\n" + text[:pos] if pos <= 24 else before  # the text's start reads as a line's
-    if head == "n" and _NOTE_LABEL.match(text, pos) is not None and _LABEL_START.search(lead) is not None:
-        return _SELF
     if head == "r" and _REPORT.match(text, pos) is not None and _FILED_BEFORE.search(before) is not None:
         return _SENT
     if head == "c" and _COPY_KEPT.match(text, pos) is not None:
