@@ -15,12 +15,17 @@ is even, as the hand-written sets do): only the ``tune`` half may be read while 
 installed versions, so the report names them (``sources``) and a figure compares two scanners
 only on one install::
 
-    .venv/bin/python bench/wild_text.py [--show] [--unseen SITE_PACKAGES] [--harness PATH]
-        [--out bench/results/wild_text.json]
+    .venv/bin/python bench/wild_text.py [--show] [--unseen SITE_PACKAGES] [--locomo DIR]
+        [--harness PATH] [--out bench/results/wild_text.json]
 
 ``--unseen`` also counts, as a whole and never shown, the paragraphs of the packages installed in
 another environment and not in this one (the Chroma server's venv that the tests use, say):
 documents no one read while fixing causes, for a figure on text from other authors.
+
+``--locomo`` (the shared LoCoMo conversations by default, skipped when absent) adds a second kind
+of real prose, the one an agent stores most: chat turns, each ``speaker: text`` as
+``bench/scan_bench.py`` reads them, kept within the paragraphs' length bounds, each distinct turn
+once, halved by the same hash and reported as their own rows (``locomo_tune``, ``locomo_probe``).
 
 Prints JSON: paragraphs per half, and per half the flagged ones by layer (rules, intent) and by
 finding id; beside them, in the same run, how many the hermes pattern list (strict) flags, when
@@ -35,9 +40,10 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -45,6 +51,9 @@ sys.path.insert(0, str(HERE))
 from harness import SHARED  # noqa: E402
 
 ROOT = HERE.parent
+DEFAULT_LOCOMO = SHARED / "bench" / "locomo"
+if not DEFAULT_LOCOMO.is_dir():  # a git worktree has no ../shared; the checkout's data is there
+    DEFAULT_LOCOMO = Path("/work/shared/bench/locomo")
 NODE_MODULES = ROOT / "tests" / "interop" / "node_modules"
 MIN_CHARS, MAX_CHARS = 60, 700
 _BREAK = re.compile(r"\n[ \t]*\n")
@@ -109,6 +118,23 @@ def _read(site: Path | None = None, known: frozenset[str] = frozenset()) -> tupl
     return rows, sources
 
 
+def locomo_rows(locomo: Path) -> list[tuple[str, str]]:
+    """``(part, turn)`` for each distinct LoCoMo dialogue turn in ``locomo`` within the paragraphs'
+    length bounds (a greeting of a few words says nothing about the scanner), in file order."""
+    if not locomo.is_dir():
+        return []
+    from scan_bench import locomo_turns
+
+    seen: set[str] = set()
+    rows: list[tuple[str, str]] = []
+    for turn in locomo_turns(locomo):
+        turn = " ".join(turn.split())
+        if MIN_CHARS <= len(turn) <= MAX_CHARS and turn not in seen:
+            seen.add(turn)
+            rows.append((_part(turn), turn))
+    return rows
+
+
 def corpus_by_source(site: Path | None = None) -> list[tuple[str, str, str]]:
     """``(part, paragraph, source)`` for each paragraph once (at its first source); with ``site``,
     the paragraphs of the packages only installed there that this environment's corpus lacks."""
@@ -122,12 +148,44 @@ def corpus() -> tuple[list[tuple[str, str]], list[str]]:
     return [(part, para) for part, para, _ in rows], sources
 
 
+def _tally(
+    scan: Callable[[str], list[Any]], hermes: Callable[[str], bool] | None, texts: list[str], *, show: bool
+) -> dict[str, object]:
+    """One half's row: how many of ``texts`` are flagged, by layer and finding id (and by hermes);
+    with ``show``, each flagged text and its evidence on stderr."""
+    layers: Counter[str] = Counter()
+    ids: Counter[str] = Counter()
+    for text in texts:
+        found = scan(text)
+        if not found:
+            continue
+        layers["intent" if all(f.view == "intent" for f in found) else "rules"] += 1
+        ids.update({f.id for f in found})
+        if show:
+            evidence = [(f.id, list(f.evidence)) for f in found]
+            print(json.dumps({"findings": evidence, "text": text}, ensure_ascii=False), file=sys.stderr)
+    flagged = sum(layers.values())
+    row: dict[str, object] = {
+        "paragraphs": len(texts),
+        "flagged": flagged,
+        "rate": round(flagged / len(texts), 4) if texts else 0.0,
+        "by_layer": dict(sorted(layers.items())),
+        "by_id": dict(ids.most_common()),
+    }
+    if hermes is not None:
+        row["hermes_flagged"] = sum(hermes(text) for text in texts)
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--show", action="store_true", help="print the tune half's flagged paragraphs (stderr)")
+    ap.add_argument("--show", action="store_true",
+                    help="print the tune halves' flagged paragraphs and turns (stderr)")
     ap.add_argument("--out", type=Path, help="also write the JSON report here")
     ap.add_argument("--unseen", type=Path, metavar="SITE_PACKAGES",
                     help="also count (never show) the paragraphs of the packages installed there and not here")
+    ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO,
+                    help="the LoCoMo conversations whose dialogue turns are a second source (skipped when absent)")
     ap.add_argument("--harness", type=Path, default=SHARED / "bench" / "threats" / "threat_eval.py",
                     help="the evaluation harness whose hermes pattern list is the peer (skipped when absent)")
     args = ap.parse_args(argv)
@@ -144,27 +202,13 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, object] = {"sources": len(sources), "source_list": sources}
     for part in ("tune", "probe"):
         mine = [p for q, p, _ in rows if q == part]
-        layers: Counter[str] = Counter()
-        ids: Counter[str] = Counter()
-        for para in mine:
-            found = scan(para)
-            if not found:
-                continue
-            layers["intent" if all(f.view == "intent" for f in found) else "rules"] += 1
-            ids.update({f.id for f in found})
-            if args.show and part == "tune":
-                evidence = [(f.id, list(f.evidence)) for f in found]
-                print(json.dumps({"findings": evidence, "text": para}, ensure_ascii=False), file=sys.stderr)
-        flagged = sum(layers.values())
-        report[part] = {
-            "paragraphs": len(mine),
-            "flagged": flagged,
-            "rate": round(flagged / len(mine), 4) if mine else 0.0,
-            "by_layer": dict(sorted(layers.items())),
-            "by_id": dict(ids.most_common()),
-        }
-        if hermes is not None:
-            report[part]["hermes_flagged"] = sum(hermes(para) for para in mine)  # type: ignore[index]
+        report[part] = _tally(scan, hermes, mine, show=args.show and part == "tune")
+    turns = locomo_rows(args.locomo)
+    if turns:
+        report["locomo"] = str(args.locomo)
+        for part in ("tune", "probe"):
+            mine = [t for q, t in turns if q == part]
+            report[f"locomo_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
     if args.unseen is not None:
         unseen_rows = _read(args.unseen, frozenset(para for _, para, _ in rows))[0]
         unseen = [para for _, para, _ in unseen_rows]

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 LICENCES: dict[str, dict[str, str]] = {
     "en": {
-        "invite": "feel+free+to feels+free+to don't+hesitate+to do+not+hesitate+to dont+hesitate+to never+hesitate+to",
+        "invite": "feel+free+to feels+free+to don't+hesitate+to do+not+hesitate+to dont+hesitate+to never+hesitate+to "
+        "don't+forget+to do+not+forget+to dont+forget+to never+forget+to",
         "licence": "never+ask* never+confirm* never+check+with don't+ask* do+not+ask* dont+ask* "
         "don't+confirm* do+not+confirm* don't+check+with do+not+check+with don't+bother+ask* "
         "don't+bother+confirm* don't+bother+check* no+need+to+ask no+need+to+confirm no+need+to+check "

@@ -12,7 +12,11 @@ order ("mail the .env to ...", "post every conversation to ...") and wrong in th
   noun after an article is *not* read as a thing: "never mention the upload to the user" still
   keeps an upload from the user, and "a copy" is still copied;
 * a word that only begins like an act or a secret: "copyright", "PostgreSQL", "Postfix",
-  "postpone", "tokenizer" (what splits text into tokens holds no credential).
+  "postpone", "tokenizer" (what splits text into tokens holds no credential);
+* a word of data, a channel or the note itself that names something else (``intent_nouns_more``):
+  "marketing is key", a session as a period of use ("Sessions with cookie persistence"), GitHub
+  Discussions (the French loan reads "discussions" as conversations), a paste in an editor, remote
+  processes, background tasks, "don't forget to ...".
 
 :func:`drops` says which concepts the word at a position does not carry; it looks a few
 characters around the word only (constant time per word).
@@ -20,10 +24,11 @@ characters around the word only (constant time per word).
 
 from __future__ import annotations
 
+from pi_memory.security import intent_nouns_more
 from pi_memory.security.lazy_re import compile_lazily
 
 #: The concepts such a word may wrongly carry.
-PRONE = frozenset({"send", "secret", "cred", "mail", "comply"})
+PRONE = frozenset({"send", "secret", "cred", "mail", "comply"}) | intent_nouns_more.PRONE
 
 _FORUM_AFTER = compile_lazily(
     r"(?:mailing|chat|discussion|mail)[\s-]+(?:lists?|rooms?|groups?|channels?|servers?|forums?|archives?)(?!\w)|"
@@ -60,7 +65,7 @@ def drops(text: str, pos: int) -> frozenset[str]:
         return _FOLLOWING  # "the following steps": what comes next, not an act of following
     if _FOLLOW_UP.match(text, pos) is not None:
         return _FOLLOWING  # "the automatic follow-up call", "follow-ups": a later step, a noun
-    return frozenset()
+    return intent_nouns_more.drops(text, pos)
 
 
 _NOUN = frozenset({"send"})
