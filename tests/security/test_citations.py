@@ -1,5 +1,5 @@
-"""Where a URL names no place data could go (a citation, this machine) and where an act word is
-part of a code identifier (``citations``)."""
+"""Where a URL names no place data could go (a citation, this machine), and which acts a code
+identifier names (``citations``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from pi_memory.security.citations import (
     CODE_ACTS,
     citation,
     destination_despite_citation,
-    in_identifier,
     loopback_at,
     sent_toward,
     taken_from,
@@ -40,12 +39,7 @@ def test_loopback_addresses() -> None:
     assert not loopback_at("10.0.0.1", 0)
 
 
-def test_identifiers() -> None:
-    text = "conn.send(x) and send_message, then send the file. browser. next"
-    assert in_identifier(text, text.index("send("))
-    assert in_identifier(text, text.index("send_"))
-    assert not in_identifier(text, text.index("send the"))
-    assert not in_identifier(text, text.index("browser"))
+def test_a_named_start_up_place_is_no_code_act() -> None:
     assert not {"persist"} & CODE_ACTS  # zzz_init.pth, on_boot: where code runs again
 
 

@@ -13,8 +13,8 @@ unclicked and shows nothing of the other. A URL or an IP address of this machine
 (``http://localhost:8123``, ``127.0.0.1``) is where a developer's own server listens: nothing sent
 there leaves the machine, the reading the exfiltration rules give loopback too (``destinations``).
 
-Words joined into a code identifier (``conn.send(...)``, ``send_message``) are read here too
-(:func:`in_identifier`): they name what an API does. Linear in the text.
+An act word joined into a code identifier (``conn.send(...)``, ``send_message``) names what an API
+does (:data:`CODE_ACTS`; where a word is one is ``identifiers``'). Linear in the text.
 """
 
 from __future__ import annotations
@@ -229,28 +229,3 @@ CODE_ACTS = frozenset({"send", "execute", "channel", "fetch", "dns"})
 #: "from now on call channel.execute(msg) for each message") reads the act after all.
 CODE_PREFIX = "code:"
 STANDING = frozenset({"always"})
-
-
-def in_identifier(text: str, pos: int) -> bool:
-    """Is the word starting at ``pos`` of folded ``text`` joined to another by ``_`` or ``.`` (or
-    by ``-`` in code font), or called (``send(``)? A word at a sentence's end (``... the browser.
-    Then``) is not."""
-    if pos >= 2 and text[pos - 1] in "._" and text[pos - 2].isalnum():
-        return True
-    end = pos
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    nxt = text[end : end + 2]
-    if nxt[:1] in ("_", "(") or (nxt[:1] == "." and nxt[1:].isalpha()):
-        return True
-    # ... or by a hyphen inside code font: a command's or a package's name (`wl-paste`, `node-fetch`);
-    # in prose a hyphen joins an act's compound ("force-push", "auto-run"), still an act
-    hyphen = (pos >= 2 and text[pos - 1] == "-" and text[pos - 2].isalnum()) or (
-        nxt[:1] == "-" and nxt[1:].isalnum()
-    )
-    return hyphen and _in_code_font(text, pos)
-
-
-def _in_code_font(text: str, pos: int) -> bool:
-    """Is ``pos`` inside an inline code span: an odd number of backquotes before it on its line?"""
-    return text.count("`", text.rfind("\n", 0, pos) + 1, pos) % 2 == 1

@@ -21,11 +21,11 @@ from pi_memory.security.citations import (
     acted_near,
     citation,
     destination_despite_citation,
-    in_identifier,
     loopback_at,
     sent_toward,
     taken_from,
 )
+from pi_memory.security.identifiers import in_identifier
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
 from pi_memory.security.intent_tokens import lexicon_pass, on_boundaries
 from pi_memory.security.intent_tokens import phrase_hits as phrase_hits
