@@ -109,19 +109,27 @@ _INSTRUCTION_MARKS = frozenset(
 )
 
 
-def overrides_configuration(line: str) -> bool:
+#: Where a comment opens in a line of code: each comment is a sentence of its own (one line of
+#: flattened code holds several: ``// override the default mode ... // restrict the call to ...``).
+_COMMENT = compile_lazily(r"\s(?=(?://|/\*|#)\s)")
+
+
+def overrides_configuration(line: str, code: bool = False) -> bool:
     """Does every sentence of the folded ``line`` that holds an override word name a technical
     object and none of :data:`_INSTRUCTION_MARKS`? "Connection headers override default
-    headers" configures a client; "override the default and ignore your instructions" does not."""
+    headers" configures a client; "override the default and ignore your instructions" does not.
+    In ``code`` a comment also ends a sentence."""
     found = False
     for a, b in sentence_spans(line, 0, len(line)):
-        sentence = line[a:b]
-        marks = concepts(sentence)
-        if "override" not in marks:
-            continue
-        if not marks.isdisjoint(_INSTRUCTION_MARKS) or _TECHNICAL.search(sentence) is None:
-            return False
-        found = True
+        cuts = [m.end() for m in _COMMENT.finditer(line, a, b)] if code else []
+        for lo, hi in zip([a, *cuts], [*cuts, b], strict=True):
+            sentence = line[lo:hi]
+            marks = concepts(sentence)
+            if "override" not in marks:
+                continue
+            if not marks.isdisjoint(_INSTRUCTION_MARKS) or _TECHNICAL.search(sentence) is None:
+                return False
+            found = True
     return found
 
 
@@ -178,7 +186,7 @@ def reread(marks: set[str], line: str) -> set[str]:
     code = without_identifiers(line)
     if code is not None:
         read = span_marks(code, [(0, len(code))])[0]
-    if "override" in read and overrides_configuration(line if code is None else code):
+    if "override" in read and overrides_configuration(line if code is None else code, code is not None):
         read = read - {"override"}
     if "noconfirm" in read and grant_to_persons(line):
         read = read - {"noconfirm", "without", "unbound"}
