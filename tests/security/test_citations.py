@@ -24,6 +24,7 @@ from pi_memory.security.citations import (
     destination_despite_citation,
     loopback_at,
     markup,
+    read_code_acts,
     sent_toward,
     taken_from,
 )
@@ -148,3 +149,12 @@ def test_markup_keeps_both_former_readings(prefix: str, word: str) -> None:
         assert citation(text, pos) is None
     if found is None:
         assert _LITERAL_BEFORE.search(text[max(0, pos - 6) : pos]) is None and not text[:pos].endswith("<")
+
+
+def test_code_acts_are_read_only_when_the_call_is_ordered_at_standing_times() -> None:
+    named = {"code:send", "secret"}
+    read_code_acts(named)
+    assert named == {"secret"}
+    ordered = {"code:send", "always"}
+    read_code_acts(ordered)
+    assert ordered == {"send", "always"}

@@ -217,11 +217,7 @@ def acted_near(
     found: set[str] = set()
     for _, names in positions[bisect_left(starts, lo) : bisect_left(starts, hi)]:
         found |= names
-    named = {m for m in found if m.startswith(CODE_PREFIX)}
-    if named:
-        found -= named
-        if not found.isdisjoint(STANDING):
-            found |= {m[len(CODE_PREFIX) :] for m in named}
+    read_code_acts(found)
     return destination_despite_citation(found, *acted)
 
 
@@ -253,3 +249,15 @@ CODE_ACTS = frozenset({"send", "execute", "channel", "fetch", "dns"})
 #: "from now on call channel.execute(msg) for each message") reads the act after all.
 CODE_PREFIX = "code:"
 STANDING = frozenset({"always"})
+
+
+def read_code_acts(found: set[str]) -> None:
+    """Settle the code acts (:data:`CODE_PREFIX`) of a line's or a sentence's concepts, in place:
+    acts after all where it orders the call at standing times ("call send_chat_history(url) after
+    every answer"), else dropped (``conn.send(...)`` only names what an API does). One reading for
+    a whole line (``intent_match.span_marks``) and a cited link's sentences (:func:`acted_near`)."""
+    named = {m for m in found if m.startswith(CODE_PREFIX)}
+    if named:
+        found -= named
+        if not found.isdisjoint(STANDING):
+            found |= {m[len(CODE_PREFIX) :] for m in named}
