@@ -39,13 +39,12 @@ def identifier_at(text: str, pos: int, *, code: bool = False) -> tuple[int, int]
     end = _word_end(text, pos)
     if end == pos:
         return None
-    code_font = _in_code_font(text, pos)  # no backquote inside a name: the same for all of it
     lo, hi = pos, end
-    while (j := _joined_before(text, lo, code_font)) is not None:
+    while (j := _joined_before(text, lo)) is not None:
         lo = j
         while lo > 0 and text[lo - 1].isalnum():
             lo -= 1
-    while (j := _joined_after(text, hi, code_font)) is not None:
+    while (j := _joined_after(text, hi)) is not None:
         hi = _word_end(text, j)
     if (lo, hi) != (pos, end) or text.startswith("(", hi):
         return lo, hi
@@ -74,11 +73,10 @@ def in_identifier(text: str, pos: int) -> bool:
     end = _word_end(text, pos)
     if end == pos:
         return False
-    code_font = _in_code_font(text, pos)
     return (
         text.startswith("(", end)
-        or _joined_after(text, end, code_font) is not None
-        or _joined_before(text, pos, code_font) is not None
+        or _joined_after(text, end) is not None
+        or _joined_before(text, pos) is not None
     )
 
 
@@ -88,7 +86,7 @@ def _word_end(text: str, pos: int) -> int:
     return pos
 
 
-def _joined_after(text: str, i: int, code_font: bool) -> int | None:
+def _joined_after(text: str, i: int) -> int | None:
     """Where the next word starts, when the letters or digits ending at ``i`` are joined to it
     (``conn.send``, ``send_message``, ``self._send``, ``a__b``; ``wl-paste`` in code font)."""
     if i == 0 or i >= len(text) or not text[i - 1].isalnum():
@@ -98,12 +96,12 @@ def _joined_after(text: str, i: int, code_font: bool) -> int | None:
         k += 1
     if k < len(text) and k > i and (text[k].isalpha() or (text[k].isalnum() and text[k - 1] == "_")):
         return k
-    if code_font and text[i] == "-" and text[i + 1 : i + 2].isalnum():
+    if text[i] == "-" and text[i + 1 : i + 2].isalnum() and _in_code_font(text, i):
         return i + 1
     return None
 
 
-def _joined_before(text: str, i: int, code_font: bool) -> int | None:
+def _joined_before(text: str, i: int) -> int | None:
     """Where the joiner before the word starting at ``i`` starts, when it joins a word before."""
     if i == 0 or i >= len(text) or not text[i].isalnum():
         return None
@@ -114,7 +112,7 @@ def _joined_before(text: str, i: int, code_font: bool) -> int | None:
         k -= 1
     if k < i and k > 0 and text[k - 1].isalnum():
         return k
-    if code_font and text[i - 1] == "-" and i >= 2 and text[i - 2].isalnum():
+    if text[i - 1] == "-" and i >= 2 and text[i - 2].isalnum() and _in_code_font(text, i):
         return i - 1
     return None
 
