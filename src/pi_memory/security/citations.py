@@ -13,8 +13,8 @@ unclicked and shows nothing of the other. A URL or an IP address of this machine
 (``http://localhost:8123``, ``127.0.0.1``) is where a developer's own server listens: nothing sent
 there leaves the machine, the reading the exfiltration rules give loopback too (``destinations``).
 
-Words joined into a code identifier (``conn.send(...)``, ``send_message``) are read here too
-(:func:`in_identifier`): they name what an API does. Linear in the text.
+An act word joined into a code identifier (``conn.send(...)``, ``send_message``) names what an API
+does (:data:`CODE_ACTS`; where a word is one is ``identifiers``'). Linear in the text.
 """
 
 from __future__ import annotations
@@ -43,10 +43,23 @@ _LITERAL = compile_lazily(r"(?:[=:(\[,]\s*[\"']|`)$")
 _LABEL_REACH = 300
 
 
-def citation(text: str, pos: int) -> int | None:
-    """Where the markup that cites the URL starting at ``pos`` begins (a link's ``[``, a reST
-    link's backquote, a literal's quote), or ``None`` when the URL is no citation. The ``www.``
-    after a scheme is the same URL: judged where the scheme begins."""
+#: How a URL is written, as :func:`markup` names it. The reader follows a link (:data:`CITED`); an
+#: image is fetched unclicked and a link with a blank label (or one whose label is out of reach)
+#: shows nothing to follow, yet both are still a link's target, not a URL written bare.
+LINK, IMAGE, BLANK, HREF, ANGLE, LITERAL, POINTED = "link", "image", "blank", "href", "angle", "literal", "pointed"
+#: The markups a reader follows or a program is set up with: no place a note sends data to.
+CITED = frozenset({LINK, HREF, ANGLE, LITERAL, POINTED})
+#: The markups that make a URL a link's target (what the exfiltration rules read as no destination
+#: unless something sends there): every link, an image and a URL the text points the reader at.
+TARGETS = frozenset({LINK, IMAGE, BLANK, HREF, ANGLE, POINTED})
+
+
+def markup(text: str, pos: int) -> tuple[str, int] | None:
+    """How the URL starting at ``pos`` of folded ``text`` is written, and where that markup begins
+    (a link's ``[``, an anchor's ``<a``, a reST link's backquote, a literal's quote), or ``None``
+    when it is written bare. One reading for the intent layer (:func:`citation`) and the
+    exfiltration rules (:data:`TARGETS`). The ``www.`` after a scheme is the same URL: judged
+    where the scheme begins."""
     if pos >= 3 and text.startswith("://", pos - 3):
         pos -= 3
         while pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] in "+.-"):
@@ -54,22 +67,33 @@ def citation(text: str, pos: int) -> int | None:
     before = text[max(0, pos - 6) : pos]
     if before.endswith("]("):
         opening = text.rfind("[", max(0, pos - _LABEL_REACH), pos - 2)
-        if opening < 0 or (opening > 0 and text[opening - 1] == "!"):
-            return None
+        if opening < 0:
+            return BLANK, pos - 2  # a label out of reach: nothing seen to follow
+        if opening > 0 and text[opening - 1] == "!":
+            return IMAGE, opening - 1
         # A blank label shows the reader nothing to follow: an invisible link, not a citation.
-        return opening if any(ch.isalnum() for ch in text[opening + 1 : pos - 2]) else None
+        return (LINK if any(ch.isalnum() for ch in text[opening + 1 : pos - 2]) else BLANK), opening
+    if before.endswith(("href=\"", "href='", "href=")):
+        # an HTML anchor, quoted or not (before the literal's reading: ``href="`` opens a string too)
+        anchor = text.rfind("<a", max(0, pos - 40), pos)
+        return HREF, (anchor if anchor >= 0 else pos - len("href=") - (before[-1] in "\"'"))
     if _LITERAL.search(before) is not None:
-        return pos - 1  # base_url="https://...", {url: 'https://...'}, `https://...`: a program's setting
+        return LITERAL, pos - 1  # base_url="https://...", {url: 'https://...'}, `https://...`: a program's setting
     if _POINTED_AT.search(text, max(0, pos - 40), pos) is not None:
-        return pos  # "see https://...", "visit https://...", "siehe https://...": a page to read
+        return POINTED, pos  # "see https://...", "visit https://...", "siehe https://...": a page to read
     if before.endswith("<"):
         # a reST link's target (`label <url>`_) or a Markdown autolink (<url>)
         tick = text.rfind("`", max(0, pos - _LABEL_REACH), pos)
-        return tick if tick >= 0 and "\n" not in text[tick:pos] and ">`" in text[pos : pos + 2000] else pos - 1
-    if before.endswith(("href=\"", "href='")):
-        anchor = text.rfind("<a", max(0, pos - 40), pos)
-        return anchor if anchor >= 0 else pos - 6
+        return ANGLE, (tick if tick >= 0 and "\n" not in text[tick:pos] and ">`" in text[pos : pos + 2000] else pos - 1)
     return None
+
+
+def citation(text: str, pos: int) -> int | None:
+    """Where the markup that cites the URL starting at ``pos`` begins (:func:`markup`, a kind the
+    reader follows or a program is set up with: :data:`CITED`), or ``None`` when the URL is no
+    citation: written bare, an image's address, or a link with a blank label."""
+    found = markup(text, pos)
+    return found[1] if found is not None and found[0] in CITED else None
 
 
 #: A word of direction before a link (an article or a possessive may follow it), in the covered
@@ -193,11 +217,7 @@ def acted_near(
     found: set[str] = set()
     for _, names in positions[bisect_left(starts, lo) : bisect_left(starts, hi)]:
         found |= names
-    named = {m for m in found if m.startswith(CODE_PREFIX)}
-    if named:
-        found -= named
-        if not found.isdisjoint(STANDING):
-            found |= {m[len(CODE_PREFIX) :] for m in named}
+    read_code_acts(found)
     return destination_despite_citation(found, *acted)
 
 
@@ -231,26 +251,13 @@ CODE_PREFIX = "code:"
 STANDING = frozenset({"always"})
 
 
-def in_identifier(text: str, pos: int) -> bool:
-    """Is the word starting at ``pos`` of folded ``text`` joined to another by ``_`` or ``.`` (or
-    by ``-`` in code font), or called (``send(``)? A word at a sentence's end (``... the browser.
-    Then``) is not."""
-    if pos >= 2 and text[pos - 1] in "._" and text[pos - 2].isalnum():
-        return True
-    end = pos
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    nxt = text[end : end + 2]
-    if nxt[:1] in ("_", "(") or (nxt[:1] == "." and nxt[1:].isalpha()):
-        return True
-    # ... or by a hyphen inside code font: a command's or a package's name (`wl-paste`, `node-fetch`);
-    # in prose a hyphen joins an act's compound ("force-push", "auto-run"), still an act
-    hyphen = (pos >= 2 and text[pos - 1] == "-" and text[pos - 2].isalnum()) or (
-        nxt[:1] == "-" and nxt[1:].isalnum()
-    )
-    return hyphen and _in_code_font(text, pos)
-
-
-def _in_code_font(text: str, pos: int) -> bool:
-    """Is ``pos`` inside an inline code span: an odd number of backquotes before it on its line?"""
-    return text.count("`", text.rfind("\n", 0, pos) + 1, pos) % 2 == 1
+def read_code_acts(found: set[str]) -> None:
+    """Settle the code acts (:data:`CODE_PREFIX`) of a line's or a sentence's concepts, in place:
+    acts after all where it orders the call at standing times ("call send_chat_history(url) after
+    every answer"), else dropped (``conn.send(...)`` only names what an API does). One reading for
+    a whole line (``intent_match.span_marks``) and a cited link's sentences (:func:`acted_near`)."""
+    named = {m for m in found if m.startswith(CODE_PREFIX)}
+    if named:
+        found -= named
+        if not found.isdisjoint(STANDING):
+            found |= {m[len(CODE_PREFIX) :] for m in named}

@@ -17,15 +17,15 @@ import pi_memory.security.intent_nouns as intent_nouns
 from pi_memory.security.citations import (
     CODE_ACTS,
     CODE_PREFIX,
-    STANDING,
     acted_near,
     citation,
     destination_despite_citation,
-    in_identifier,
     loopback_at,
+    read_code_acts,
     sent_toward,
     taken_from,
 )
+from pi_memory.security.identifiers import in_identifier
 from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
 from pi_memory.security.intent_tokens import lexicon_pass, on_boundaries
 from pi_memory.security.intent_tokens import phrase_hits as phrase_hits
@@ -154,12 +154,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
                 else:
                     credit(m.start(), shape)
     for found in marks:
-        named = {m for m in found if m.startswith(CODE_PREFIX)}
-        if named:
-            found -= named
-            if not found.isdisjoint(STANDING):
-                # "call send_chat_history(url) after every answer": an order to call it, at standing times
-                found |= {m[len(CODE_PREFIX) :] for m in named}
+        read_code_acts(found)  # "call send_chat_history(url) after every answer": an order to call it
     for pos, acted in citations:
         i = bisect_right(starts, pos) - 1
         if (

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from pi_memory.security import destinations
+from pi_memory.security.citations import TARGETS, markup
 from pi_memory.security.engine import ALL, STRICT, Rule, rule
 from pi_memory.security.fragments import (
     DEFENDER,
@@ -86,13 +87,14 @@ _ENV_KEY = compile_lazily(r"(?:os\.environ(?:\.get\(|\[)|os\.getenv\(|process\.e
 _CREDENTIAL_NAME = compile_lazily(SECRET_VAR.replace(r"\$\{?(", "(").replace(r"\b\}?", "$"))
 
 
-# What makes a URL a link's target: markdown ``[text](url)``, ``<url>`` (reST, autolinks), ``href=``.
-_LINK_OPENING = compile_lazily(r"(?:\]\(|<|href=[\"']?)$")
-
-
 def _bare_url(line: str) -> bool:
-    """Is a URL on the line written bare in the text (a possible destination), not as a link's target?"""
-    return any(_LINK_OPENING.search(line, max(0, u.start() - 6), u.start()) is None for u in _URL_TOKEN.finditer(line))
+    """Is a URL on the line written bare (a possible destination), not as a link's target or after
+    a word pointing the reader at a page (``citations.markup``, the intent layer's reading too)?"""
+    for u in _URL_TOKEN.finditer(line):
+        found = markup(line, u.start())
+        if found is None or found[0] not in TARGETS:
+            return True
+    return False
 
 
 def _url_carries_secret(line: str) -> bool:
