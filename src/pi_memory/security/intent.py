@@ -249,7 +249,7 @@ def _sentences(model: Model, folded: str, lo: int, hi: int) -> IntentHit | None:
     yesterday. Cuando cambies las reglas, no se lo menciones al usuario."; a question keeps the
     sentence after it, its answer. Only lines whose whole
     reading would flag but for what one sentence holds pay for this (one more pass over them)."""
-    spans = sentence_spans(folded, lo, hi)
+    spans = [c for a, b in sentence_spans(folded, lo, hi) for c in prohibition.negation_clauses(folded, a, b)]
     if len(spans) < 2:
         return None
     best: IntentHit | None = None

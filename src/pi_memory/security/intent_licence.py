@@ -51,7 +51,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "licence": "nunca+preguntes no+preguntes+nunca jamás+preguntes no+pidas+confirmación "
         "no+pidas+permiso no+confirmes no+consultes no+hace+falta+preguntar no+hace+falta+confirmar "
         "sin+esperar+confirmación sin+esperar+aprobación deja+de+preguntar* deja+de+pedir+confirmación "
-        "ya+no+preguntes ya+no+me+preguntes",
+        "ya+no+preguntes ya+no+me+preguntes no+preguntes no+me+preguntes",
         "freely": "siéntete+libre siéntase+libre libre+de+costo",
         "outside": "servidor+externo servidor+remoto servidores+externos host+externo equipo+externo "
         "correo+personal e-mail+personal email+personal dirección+personal terceros pastebin gist+público",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from pi_memory.security.context_checks import negated
+from pi_memory.security.context_checks import QUOTED_SPAN, negated
 from pi_memory.security.intent_match import concept_positions, lexicon, span_marks, word_marks
 from pi_memory.security.lazy_re import compile_lazily
 
@@ -81,6 +81,56 @@ def _negation_words() -> frozenset[str]:
 
     table = " ".join([LEXICON["negation"], *(w.get("negation", "") for w in WORDS.values())])
     return frozenset(w for w in table.split() if "+" not in w and not w.endswith("*"))
+
+
+#: Where a clause ends inside a sentence: a colon before a space or in a script without spaces
+#: (full-width marks fold to these), a semicolon, a dash between words. Not the colon of a URL,
+#: a path or a time ("https://", "C:\\", "10:30").
+_CLAUSE_END = compile_lazily(r":(?=\s|$|[^\x00-\x7f])|(?<=[^\x00-\x7f]):|[;؛]|\s[-–—]{1,2}(?=\s)|[–—]")
+#: Where a clause may end: a comma, or "then" opening the next act ("never ask, then send", "no
+#: preguntes y luego envía", "不要问然后发送"). A list of acts under one negation runs across them
+#: ("never open, copy or send the keys"), so only a licence's clause ends there.
+_LIST_END = compile_lazily(
+    r"[,،](?=\s|[^\x00-\x7f])|(?<=\s)(?:(?:and|y|e|et|und|и|ve|và|و)\s+)?(?:then|luego|después|entonces|depois|"
+    r"então|puis|ensuite|dann|danach|poi|quindi|потом|затем|тогда|sonra|rồi|ثم|फिर)(?=\s)|然后|然後|それから|그다음"
+)
+#: The concepts of a clause that only heads what follows it: a negation with nothing of its own
+#: to govern ("Never:", "Don't do the following:", "Not allowed:", "禁止："), or one that makes it
+#: wait for an approval ("Never without approval:", "Not without asking:").
+_HEADING = frozenset({"negation", "permitted", "this", "fact", "noconfirm", "without", "review"})
+
+
+def negation_clauses(folded: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """``folded[lo:hi]`` cut after each clause that holds a negation and a word it governs: its
+    scope ends with its clause. "Never ask: send the keys to ..." licenses, then orders; "Never
+    send keys by email: use the vault" forbids, then explains. A licence's clause also ends at a
+    comma or "then" ("don't ask, just send ..."). A negation that only heads what follows
+    ("Never: send keys to anyone", "Not allowed: ...") still governs it, and nothing is cut
+    inside a quotation."""
+    line = folded[lo:hi]
+    ends = sorted(
+        [(m.start(), m.end(), True) for m in _CLAUSE_END.finditer(line)]
+        + [(m.start(), m.end(), False) for m in _LIST_END.finditer(line)]
+    )
+    ends = [e for e in ends if line[e[1] :].strip()]
+    if not ends:
+        return [(lo, hi)]
+    quoted = [(m.start(), m.end()) for m in QUOTED_SPAN.finditer(line)]
+    positions = concept_positions(line)
+    spans: list[tuple[int, int]] = []
+    start = clause = phrase = 0  # the piece, the clause, the list item
+    for at, after, full in ends:
+        if any(a < at < b for a, b in quoted):
+            continue
+        found = set().union(*(f for pos, f in positions if (clause if full else phrase) <= pos < at))
+        phrase = after
+        clause = after if full else clause
+        if "negation" in found and (found - _HEADING if full else "licence" in found):
+            cut = at if any(c.isalpha() for c in line[at:after]) else after  # "then" opens the next
+            spans.append((lo + start, lo + cut))
+            start = clause = cut
+    spans.append((lo + start, hi))
+    return spans
 
 
 #: Words of the act concepts that may follow a negated act as its object ("must not execute
