@@ -28,7 +28,7 @@ FACETS: dict[str, dict[str, str]] = {
         "copy": "copy copies cc bcc",
         "mail": "mail mails email emails e-mail e-mails message messages",
         "above": "above over exceeds more+than",
-        "learn": "find+out finds+out notice* realise* realize* learn+that learn+about learns+about hear+about",
+        "learn": "find+out finds+out notice* realise* realize* learn+that",
         "hide": "hide hides hiding conceal* keep+secret+from keep+it+from",
         "fact": "that the+fact",
         "touser": "to+the+user to+the+users from+the+user with+the+user to+your+user tell+the+user inform+the+user "
