@@ -278,6 +278,8 @@ def concept_positions(
     for pos, end, names in hits:
         if "agent" in names:
             names = names - drops_at(pos, "agent")
+        if "touser" in names and text.startswith(("'s", "’s"), end):
+            names = names - {"touser"}  # "to the user's manager": the user owns what someone else is told
         if "rules" in names and tool_rules(text, pos):
             names = names - {"rules"}
         if "negation" in names and (

@@ -99,7 +99,8 @@ WORDS: dict[str, dict[str, str]] = {
         "negation": "ne n' pas jamais aucun aucune personne",
         "without": "sans sans+demander sans+prévenir sans+consulter ne+demande+pas ne+demandez+pas",
         "noconfirm": "demand* accord confirm* autoris* approb* approuv* permission consent* revue relecture",
-        "conceal": "dis dire mentionn* cacher cachez révél* revel* signaler préven* aviser informer parler",
+        "conceal": "dis dire mentionn* cacher cachez révél* revel* signaler préven* aviser informer parler "
+        "parle parles parlez",
         "covert": "discrètement secrètement en+secret en+cachette sans+qu'il+le+sache à+son+insu",
         "send": "envoi* envoy* transmet* transfèr* transfer* partag* télévers* copie* exporte* exporter exportez "
         "transmis transmise* transmettre pousse pousser poussez",

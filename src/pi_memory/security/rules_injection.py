@@ -388,6 +388,24 @@ RULES: list[Rule] = [
         r"(?:here|stored|saved)|was\s+(?:added|saved|stored|written)))",
         sub="memory_poisoning", back=24, fwd=120, check=not_user_private,
     ),
+    # What is kept quiet named before the user told: "never mention this (setting) to the user"; the
+    # user's own topic left for them to raise ("... unless they bring it up") is tact, not hiding.
+    rule(
+        "deception_hide", CAT, ALL, "tell|mention|mentioning|reveal|disclose|show|explain",
+        r"(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't)\s+(?:ever\s+)?"
+        r"(?:tell|mention\w*|reveal|disclose|show|explain)\s+(?:this|it|these|that)(?:\s+(?:note|entry|memory|"
+        r"instruction|setting|extension|plugin|rule|change|hook|step|action|message|link|file|command|job|task|"
+        r"script|update|upload|modification)s?)?\s+(?:to|with)\s+(?:the|your)\s+(?:user|human|operator|owner)\b"
+        r"(?![\w'’-])(?!,?\s+unless\s+(?:they|he|she|the user)\s+(?:brings?|raises?|mentions?|asks?)\b)",
+        sub="memory_poisoning", back=24, fwd=160, check=not_user_private,
+    ),
+    # ... or the user told never to learn of it: "the user must never find out about this extension".
+    rule(
+        "deception_hide", CAT, ALL, "learn|find|know|hear|notice",
+        r"(?:user|human|operator|owner)\s+(?:(?:must|should|shall|may|will|can|is to|needs? to)\s+)?(?:never|not)\s+"
+        r"(?:ever\s+)?(?:learn|find out|know|hear|notice)\s+(?:about|of)\s+(?:this|these|it)\b",
+        sub="memory_poisoning", back=40, fwd=80, check=not_user_private,
+    ),
     rule(
         "deception_hide", CAT, ALL, "keep|hide|conceal|withhold",
         r"keep\s+(?:(?:this|it|that|these|the|my|our|any)\s+)?(?:\w+\s+){0,2}?(?:secret|hidden|confidential|private)\s+"
@@ -395,6 +413,9 @@ RULES: list[Rule] = [
         r"|(?:hide|conceal|withhold)\s+(?:this|it|that|these)(?:\s+(?:note|entry|memory|instruction|rule|change|"
         r"message|file|link|action|step)s?)?\s+from\s+(?:the\s+)?(?:user|human|operator|owner)s?\b",
         sub="memory_poisoning", fwd=120, partners="from", partner_fwd=60, check=not_user_private,
+        # A negated hide tells: "never hide this from the user", "do not keep it secret from the user".
+        veto=r"(?:never|not|don't|dont|mustn't|shouldn't)\s+(?:ever\s+)?(?:hide|conceal|withhold|keep)\b",
+        veto_back=20,
     ),
     rule(
         "prompt_injection", CAT, ALL, "treat|consider|regard",
