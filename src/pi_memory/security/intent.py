@@ -352,6 +352,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         folded[lo:hi]
     ):
         return None  # "may run the tests without asking, but must ask before pushing": a permission setting
+    if hit.intent == "exfiltration" and "send" in read and intent_technical.send_supposed(folded[lo:hi]):
+        read = read - {"send"}  # "if sent, it must match that workspace": a parameter described
     if hit.intent == "c2" and "reverse" in read and (pooled := directions.without_pooled_connections(folded[lo:hi])):
         read = span_marks(pooled, [(0, len(pooled))])[0]  # "release the connection back into the pool"
     if hit.intent == "c2" and "channel" in read and directions.channel_is_output(folded[lo:hi]):

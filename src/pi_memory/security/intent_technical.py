@@ -174,6 +174,26 @@ def withdrawal_supposed(line: str) -> bool:
     return found
 
 
+def send_supposed(line: str) -> bool:
+    """Is every send word of the folded ``line`` the participle "sent" inside a condition's clause
+    naming no place ("a credential ... may omit it; if sent, it must match that workspace"): a
+    parameter described for when it is sent, not an order to send it ("when asked, send the
+    credential to ...": the send is outside the condition)?"""
+    found = False
+    for pos, names in concept_positions(line):
+        if "send" not in names:
+            continue
+        start = max((m.end() for m in _CLAUSE_STOP.finditer(line, 0, pos)), default=0)
+        end = _CLAUSE_STOP.search(line, pos)
+        clause = span_marks(line, [(start, end.start() if end else len(line))])[0]
+        if not line.startswith("sent", pos) or _CONDITION.search(line, start, pos) is None or clause & _PLACES:
+            return False
+        found = True
+    return found
+
+
+_PLACES = frozenset({"<url>", "<ip>", "<email>", "<host>"})
+
 #: The verdicts these readings revisit.
 KINDS = frozenset({"prompt_injection", "role_hijack"})
 
