@@ -16,7 +16,8 @@ their everyday senses, and the learned weights read two such words together as a
   names no channel;
 * "remote" before a program's or a team's noun ("remote processes", "remote branch") and
   "tasks" a program runs ("background tasks", "distribute tasks to workers", "run inline tasks
-  sequentially", "as tasks run") are no channel of orders; "new tasks from the server" and "the remote server" still are;
+  sequentially", "as tasks run") are no channel of orders; "new tasks from the server" and "the
+  remote server" still are;
 * "bug reports", "crash reports": what users file with a project, not data reported out;
 * a copy the reader keeps in their own program ("copy the environment variables from the
   settings page and add them to your application"): nothing leaves; a copy to an address, or
