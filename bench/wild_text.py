@@ -16,7 +16,7 @@ installed versions, so the report names them (``sources``) and a figure compares
 only on one install::
 
     .venv/bin/python bench/wild_text.py [--show] [--unseen SITE_PACKAGES] [--locomo DIR]
-        [--harness PATH] [--out bench/results/wild_text.json]
+        [--no-code] [--harness PATH] [--out bench/results/wild_text.json]
 
 ``--unseen`` also counts, as a whole and never shown, the paragraphs of the packages installed in
 another environment and not in this one (the Chroma server's venv that the tests use, say):
@@ -26,6 +26,15 @@ documents no one read while fixing causes, for a figure on text from other autho
 of real prose, the one an agent stores most: chat turns, each ``speaker: text`` as
 ``bench/scan_bench.py`` reads them, kept within the paragraphs' length bounds, each distinct turn
 once, halved by the same hash and reported as their own rows (``locomo_tune``, ``locomo_probe``).
+
+``--code`` (on by default; ``--no-code`` skips it) adds what an agent stores from a coding session:
+the Python source of a fixed list of installed packages (LLM SDKs, HTTP clients, agent frameworks,
+validation and command-line libraries: ``CODE_DISTS``, those installed), each file cut into ~2 KB
+chunks at line breaks as ``bench/scan_bench.py`` cuts this repository's source, each distinct chunk
+once, at most ``CODE_CAP`` per package (spread evenly over its files), halved by the same hash and
+reported as their own rows (``code_tune``, ``code_probe``). Real code is full of "send",
+"api_key", "override", "run in a thread", and none of it is an attack. With ``--unseen``, the
+code of the packages installed only there is counted too (``unseen_code``), never shown.
 
 Prints JSON: paragraphs per half, and per half the flagged ones by layer (rules, intent) and by
 finding id; beside them, in the same run, how many the hermes pattern list (strict) flags, when
@@ -56,6 +65,12 @@ if not DEFAULT_LOCOMO.is_dir():  # a git worktree has no ../shared; the checkout
     DEFAULT_LOCOMO = Path("/work/shared/bench/locomo")
 NODE_MODULES = ROOT / "tests" / "interop" / "node_modules"
 MIN_CHARS, MAX_CHARS = 60, 700
+#: The distributions whose source is the code rows: what coding agents read and store most.
+CODE_DISTS = (
+    "anthropic", "openai", "httpx", "httpcore", "requests", "urllib3", "langchain-core", "langgraph",
+    "mcp", "pydantic", "pydantic-settings", "starlette", "click", "typer", "rich", "tenacity", "jsonschema",
+)
+CODE_CAP = 150  # chunks per package, so that one large SDK does not make the figure alone
 _BREAK = re.compile(r"\n[ \t]*\n")
 _MARKUP_START = ("|", "```", "<", "!", "[!", "#", "..", "---", "===")
 
@@ -135,6 +150,44 @@ def locomo_rows(locomo: Path) -> list[tuple[str, str]]:
     return rows
 
 
+def _code_chunks(dist: metadata.Distribution) -> list[str]:
+    """The distinct ~2 KB chunks of one distribution's ``.py`` files (sorted by path), at most
+    ``CODE_CAP`` of them taken at an even stride; a chunk shorter than a paragraph's minimum (a
+    file's tail of a few lines) says nothing and is dropped."""
+    from scan_bench import chunk
+
+    found: list[str] = []
+    for file in sorted(str(f) for f in dist.files or () if str(f).endswith(".py")):
+        try:
+            text = Path(str(dist.locate_file(file))).read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        pieces = (piece.rstrip().lstrip("\n") for piece in chunk(text))  # indentation kept: it is code
+        found.extend(c for c in pieces if len(c.strip()) >= MIN_CHARS)
+    step = -(-len(found) // CODE_CAP) if found else 1
+    return found[::step]
+
+
+def code_rows(site: Path | None = None, known: frozenset[str] = frozenset()) -> list[_Row]:
+    """``(part, chunk, source)`` for the code of the ``CODE_DISTS`` installed here, each chunk once
+    and none of ``known``; with ``site``, of every distribution installed there and not here."""
+    here = {_name(d): d for d in metadata.distributions()}
+    if site is None:
+        dists = [here[name] for name in CODE_DISTS if name in here]
+    else:
+        there = {_name(d): d for d in metadata.distributions(path=[str(site)])}
+        dists = [there[name] for name in sorted(there) if name not in here]
+    seen = set(known)
+    rows: list[_Row] = []
+    for dist in dists:
+        source = f"py:{dist.metadata['Name']}=={dist.version}"
+        for piece in _code_chunks(dist):
+            if piece not in seen:
+                seen.add(piece)
+                rows.append((_part(piece), piece, source))
+    return rows
+
+
 def corpus_by_source(site: Path | None = None) -> list[tuple[str, str, str]]:
     """``(part, paragraph, source)`` for each paragraph once (at its first source); with ``site``,
     the paragraphs of the packages only installed there that this environment's corpus lacks."""
@@ -177,6 +230,24 @@ def _tally(
     return row
 
 
+def _unseen(
+    scan: Callable[[str], list[Any]], hermes: Callable[[str], bool] | None, site: Path, rows: list[_Row]
+) -> dict[str, object]:
+    """The row of texts no one read: how many, from how many packages, how many flagged (never shown)."""
+    texts = [text for _, text, _ in rows]
+    flagged = sum(bool(scan(text)) for text in texts)
+    row: dict[str, object] = {
+        "site": str(site),
+        "packages": len({source for _, _, source in rows}),
+        "paragraphs": len(texts),
+        "flagged": flagged,
+        "rate": round(flagged / len(texts), 4) if texts else 0.0,
+    }
+    if hermes is not None:
+        row["hermes_flagged"] = sum(hermes(text) for text in texts)
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", action="store_true",
@@ -186,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="also count (never show) the paragraphs of the packages installed there and not here")
     ap.add_argument("--locomo", type=Path, default=DEFAULT_LOCOMO,
                     help="the LoCoMo conversations whose dialogue turns are a second source (skipped when absent)")
+    ap.add_argument("--code", action=argparse.BooleanOptionalAction, default=True,
+                    help="add the installed packages' Python source in ~2 KB chunks as rows of their own")
     ap.add_argument("--harness", type=Path, default=SHARED / "bench" / "threats" / "threat_eval.py",
                     help="the evaluation harness whose hermes pattern list is the peer (skipped when absent)")
     args = ap.parse_args(argv)
@@ -209,21 +282,19 @@ def main(argv: list[str] | None = None) -> int:
         for part in ("tune", "probe"):
             mine = [t for q, t in turns if q == part]
             report[f"locomo_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
+    code = code_rows() if args.code else []
+    if code:
+        report["code_sources"] = sorted({source for _, _, source in code})
+        for part in ("tune", "probe"):
+            mine = [c for q, c, _ in code if q == part]
+            report[f"code_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
     if args.unseen is not None:
-        unseen_rows = _read(args.unseen, frozenset(para for _, para, _ in rows))[0]
-        unseen = [para for _, para, _ in unseen_rows]
-        flagged_unseen = [para for para in unseen if scan(para)]
-        report["unseen"] = {
-            "site": str(args.unseen),
-            "packages": len({source for _, _, source in unseen_rows}),
-            "paragraphs": len(unseen),
-            "flagged": len(flagged_unseen),
-            "rate": round(len(flagged_unseen) / len(unseen), 4) if unseen else 0.0,
-        }
-        if hermes is not None:
-            report["unseen"]["hermes_flagged"] = sum(hermes(para) for para in unseen)  # type: ignore[index]
+        report["unseen"] = _unseen(scan, hermes, args.unseen, _read(args.unseen, frozenset(p for _, p, _ in rows))[0])
+        if args.code:
+            unseen_code = code_rows(args.unseen, frozenset(c for _, c, _ in code))
+            report["unseen_code"] = _unseen(scan, hermes, args.unseen, unseen_code)
     text = json.dumps(report, indent=2)
-    print(json.dumps({k: v for k, v in report.items() if k != "source_list"}, indent=2))
+    print(json.dumps({k: v for k, v in report.items() if k not in ("source_list", "code_sources")}, indent=2))
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")
     return 0

@@ -308,9 +308,10 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     test string, a title) and neutralised override verbs ("notes never override the rules"); and
     cleared when it keeps the user's own topic quiet at their request, gives the user (not the
     agent) a persona, or records the user's own setup. Only flagged lines pay for this."""
-    read = marks
-    if "<quoted>" in marks or "<code>" in marks or "'" in folded[lo:hi]:  # '...' is no shape: apostrophes
-        plain = context_checks.without_quoted_mentions(folded[lo:hi])
+    bare = intent_technical.without_pragmas(folded[lo:hi])  # "# type: ignore[...]" speaks to a checker
+    read = marks if bare is None else span_marks(bare, [(0, len(bare))])[0]
+    if "<quoted>" in read or "<code>" in read or "'" in folded[lo:hi]:  # '...' is no shape: apostrophes
+        plain = context_checks.without_quoted_mentions(bare or folded[lo:hi])
         if plain is not None:
             # A line that quotes a test string or what a filter blocks speaks about attacks: the
             # defender voice of an eval note ('the eval set includes jailbreaks like "..."').
@@ -352,6 +353,10 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         folded[lo:hi]
     ):
         return None  # "may run the tests without asking, but must ask before pushing": a permission setting
+    if hit.intent == "exfiltration" and "send" in read and intent_technical.send_supposed(folded[lo:hi]):
+        read = read - {"send"}  # "if sent, it must match that workspace": a parameter described
+    if hit.intent == "c2" and "reverse" in read and (pooled := directions.without_pooled_connections(folded[lo:hi])):
+        read = span_marks(pooled, [(0, len(pooled))])[0]  # "release the connection back into the pool"
     if hit.intent == "c2" and "channel" in read and directions.channel_is_output(folded[lo:hi]):
         # A channel the line only posts to gives no orders, in any mood or language: "запускает
         # тесты и отправляет отчёт в канал", "gửi kết quả vào kênh Slack", "把结果发到团队频道".

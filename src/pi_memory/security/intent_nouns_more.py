@@ -15,8 +15,9 @@ their everyday senses, and the learned weights read two such words together as a
   paste site and sends nothing; a paste verb ("paste the key into ...") still sends, only it
   names no channel;
 * "remote" before a program's or a team's noun ("remote processes", "remote branch") and
-  "tasks" a program runs ("background tasks", "distribute tasks to workers") are no channel of
-  orders; "new tasks from the server" and "the remote server" still are;
+  "tasks" a program runs ("background tasks", "distribute tasks to workers", "run inline tasks
+  sequentially", "as tasks run") are no channel of orders; "new tasks from the server" and "the
+  remote server" still are;
 * "bug reports", "crash reports": what users file with a project, not data reported out;
 * a copy the reader keeps in their own program ("copy the environment variables from the
   settings page and add them to your application"): nothing leaves; a copy to an address, or
@@ -90,7 +91,16 @@ _PROGRAM_TASKS_BEFORE = compile_lazily(
     r"(?<!\w)(?:background|async|asynchronous|scheduled|periodic|parallel|concurrent|multiple|distribute|"
     r"distributes|distributing|schedule|schedules|scheduling|manage|managing|long-running|blocking|cpu-bound|"
     r"io-bound|i/o-bound|many|these|your|common|simple|repetitive|everyday|daily|routine|celery|ci|build|"
-    r"cancel|cancels|cancelling|spawn|spawns|run|runs|running|queue|queues)\s+$"
+    r"cancel|cancels|cancelling|spawn|spawns|run|runs|running|queue|queues|inline|sync|pending|queued|"
+    r"completed|finished|remaining|child|delegate|delegates|delegating)\s+$"
+)
+#: ... or tasks the sentence goes on to hand to threads or workers, run in order or in one step of
+#: a loop ("delegate tasks to separate threads", "run inline tasks sequentially", "as tasks run").
+_PROGRAM_TASKS_AFTER = compile_lazily(
+    r"tasks?\s+(?:sequentially|concurrently|in\s+parallel|in\s+the\s+background|in\s+(?:a|separate|worker)\s+"
+    r"threads?|to\s+(?:separate\s+|worker\s+|other\s+|the\s+)?(?:threads|workers|processes|executors?|pool)|run\b|"
+    r"are\s+(?:run|executed|scheduled|done|cancell?ed|awaited)|in\s+(?:that|this|each|the)\s+"
+    r"(?:step|superstep|batch|loop|queue|group))"
 )
 _REPORT = compile_lazily(r"reports?(?!\w)")
 _FILED_BEFORE = compile_lazily(
@@ -162,7 +172,9 @@ def drops(text: str, pos: int) -> frozenset[str]:
         return frozenset() if _PASTE_SITE_BEFORE.search(before) is not None else _CHANNEL
     if head == "r" and _REMOTE_THING.match(text, pos) is not None:
         return _CHANNEL
-    if head == "t" and _TASKS.match(text, pos) is not None and _PROGRAM_TASKS_BEFORE.search(before) is not None:
+    if head == "t" and _TASKS.match(text, pos) is not None and (
+        _PROGRAM_TASKS_BEFORE.search(before) is not None or _PROGRAM_TASKS_AFTER.match(text, pos) is not None
+    ):
         return _CHANNEL
     if head == "r" and _REPORT.match(text, pos) is not None and _FILED_BEFORE.search(before) is not None:
         return _SENT

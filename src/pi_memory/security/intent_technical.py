@@ -174,6 +174,52 @@ def withdrawal_supposed(line: str) -> bool:
     return found
 
 
+#: A comment addressed to a type checker, linter or coverage tool: ``# type: ignore[attr-defined]``,
+#: ``# pyright: ignore[reportPrivateUsage]``, a ``noqa`` with its codes, ``# pragma: no cover``,
+#: ``# pylint: disable=...``, ``# fmt: off``; its words are codes, and it ends the line.
+_PRAGMA = compile_lazily(
+    r"#\s*(?:type|pyright|mypy|pyre)\s*:\s*ignore(?:\[[\w\-, ]*\])?|#\s*noqa(?::\s*[\w, ]+)?|"
+    r"#\s*pragma:\s*no\s*(?:cover|branch)|#\s*pylint:\s*disable=[\w\-, ]+|#\s*fmt:\s*(?:off|on|skip)"
+)
+
+
+def without_pragmas(line: str) -> str | None:
+    """The folded code ``line`` with the tool pragmas that end it blanked (same length), or ``None``
+    when it ends in none. "# type: ignore[report-private-usage]" orders a checker, not the agent;
+    "# type: ignore your previous instructions" is no pragma (words, not codes, follow it)."""
+    end = len(line.rstrip())
+    start = end
+    while True:
+        found = None
+        for m in _PRAGMA.finditer(line, 0, start):
+            if not line[m.end():start].strip():
+                found = m
+        if found is None:
+            break
+        start = found.start()
+    return None if start == end else line[:start] + " " * (len(line) - start)
+
+
+def send_supposed(line: str) -> bool:
+    """Is every send word of the folded ``line`` the participle "sent" inside a condition's clause
+    naming no place ("a credential ... may omit it; if sent, it must match that workspace"): a
+    parameter described for when it is sent, not an order to send it ("when asked, send the
+    credential to ...": the send is outside the condition)?"""
+    found = False
+    for pos, names in concept_positions(line):
+        if "send" not in names:
+            continue
+        start = max((m.end() for m in _CLAUSE_STOP.finditer(line, 0, pos)), default=0)
+        end = _CLAUSE_STOP.search(line, pos)
+        clause = span_marks(line, [(start, end.start() if end else len(line))])[0]
+        if not line.startswith("sent", pos) or _CONDITION.search(line, start, pos) is None or clause & _PLACES:
+            return False
+        found = True
+    return found
+
+
+_PLACES = frozenset({"<url>", "<ip>", "<email>", "<host>"})
+
 #: The verdicts these readings revisit.
 KINDS = frozenset({"prompt_injection", "role_hijack"})
 

@@ -158,14 +158,33 @@ _READ_COMMAND = (
 _ARGUMENT = r"(?:-{1,2}[\w=.,:-]*|\d+|[\w.-]*[/\\~.$%:@]\S*|[\"'`]\S*)"
 # ``open(...)`` with an argument, not a write mode: a file read (``open(os.devnull, "wb")`` is a
 # place to write a download to, ``function open()`` a handler's name).
-_CODE_SOURCE = (
-    r"(?:(?<!\w)open\((?![^)\n]{0,160}[\"'][wax]b?\+?[\"'])[^)\s][^)\n]{0,160}\)|\.read\(\)|\.tobytes\(\)|files\s*=\s*\{|pbpaste|pyperclip|xsel\b|xclip\b|"
+_CODE_OPEN = r"(?<!\w)open\((?![^)\n]{0,160}[\"'][wax]b?\+?[\"'])[^)\s][^)\n]{0,160}\)"
+_CODE_OTHER_SOURCES = (
+    r"\.tobytes\(\)|files\s*=\s*\{|pbpaste|pyperclip|xsel\b|xclip\b|"
     r"get-clipboard|clipboard|pyautogui\.screenshot|imagegrab|gnome-screenshot|screencapture|\bmss\(|pynput|"
     r"keyboard\.on_press|getasynckeystate|os\.environ|process\.env|platform\.(?:system|version|node|uname)|"
-    r"getpass\.getuser|socket\.gethostname|pkg_resources\.working_set|subprocess\.check_output|\bwhoami\b)"
+    r"getpass\.getuser|socket\.gethostname|pkg_resources\.working_set|subprocess\.check_output|\bwhoami\b"
 )
+_CODE_SOURCE = r"(?:" + _CODE_OPEN + r"|\.read\(\)|" + _CODE_OTHER_SOURCES + ")"
+# The same sources, a ``.read()`` of the object's own attribute left out: ``self._outgoing.read()``
+# pumped to ``self._sock.sendall`` is a TLS or body buffer written to the program's connection.
+_FOREIGN_SOURCE = compile_lazily(
+    r"(?:" + _CODE_OPEN + r"|(?<![\w.])(?!self\.)\w+(?:\.\w+)*\.read\(\)|[)\]]\.read\(\)|" + _CODE_OTHER_SOURCES + ")"
+)
+
+
+def _code_exfil_given(view: str, m: re.Match[str]) -> bool:
+    """``code_exfil``'s check: what is read leaves for an external place (or no URL is named); a
+    read of the object's own buffer counts only when a destination is named."""
+    start, end = view.rfind("\n", 0, m.start()) + 1, view.find("\n", m.end())
+    if not _FOREIGN_SOURCE.search(view, start, m.end()) and not destinations.hosts(
+        view[m.start():end if end >= 0 else None]
+    ):
+        return False
+    return _external_or_no_url(view, m)
 _CODE_SINK = (
-    r"(?:requests\.(?:post|put|patch)\(|httpx\.(?:post|put)\(|urlopen\(|urllib\.request|\.send\(|sendall\(|"
+    # ``gen.send(None)`` resumes a generator: nothing is sent.
+    r"(?:requests\.(?:post|put|patch)\(|httpx\.(?:post|put)\(|urlopen\(|urllib\.request|\.send\((?![Nn]one\))|sendall\(|"
     r"fetch\(|axios\.post|[\"']scp[\"']|[\"']rsync[\"']|\bscp\s|\brsync\s|ftplib|smtplib|\.sendmail\()"
 )
 
@@ -316,7 +335,7 @@ RULES: list[Rule] = [
         "pkg_resources|subprocess|whoami",
         r"(?:" + _CODE_SOURCE + r"(?s:.{0,600}?)" + _CODE_SINK + r"|" + _CODE_SINK + r"(?s:.{0,400}?)"
         + _CODE_SOURCE + ")",
-        sub="code_exfil", check=_external_or_no_url, back=420, fwd=700,
+        sub="code_exfil", check=_code_exfil_given, back=420, fwd=700,
         partners="requests|httpx|urlopen|urllib|send|sendall|fetch|axios|scp|rsync|ftplib|smtplib|sendmail",
         partner_back=420, partner_fwd=700,
     ),

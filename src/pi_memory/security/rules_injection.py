@@ -62,12 +62,31 @@ _INSTANCE_MENTION = compile_lazily(
 )
 
 
+# "# Override the original request.", "message: Override the default deprecation message.": in code
+# one overrides a value (a request, a message, data) with another. An order overrides what the
+# agent was told: its instructions or rules (other nouns), or whatever came before ("the previous
+# messages", "your request", "the system configuration").
+_VALUE_OVERRIDE = compile_lazily(
+    r"overrid(?:e|es|ing)\b(?:(?!\b(?:previous|previously|prior|above|preceding|earlier|former|all|any|every|"
+    r"your|my|our|system|developer|these|those|allprevious|allprior|safety|assistant's|ai's)\b)[^\n.;!?])*?"
+    r"\b(?:requests?|messages?|data|text|content|inputs?|configuration|info|information)$"
+)
+# ... unless the sentence goes on to put the note in its place ("... and do what this note says").
+_OBEY_NOTE = compile_lazily(
+    r"[^\n.;!?]{0,120}?\b(?:obey\w*|follow\w*|comply\w*|do what|instead|this (?:note|memory|message|file|page)|"
+    r"these (?:notes|memories)|(?:it|this) says)\b"
+)
+
+
 def _override_given(view: str, m: re.Match[str]) -> bool:
     """The override rule's check: not negated, not reported, and not an instance quoted in a line
     about tests or detection ("strings like 'ignore previous instructions' are blocked"), nor the
     verb of a compound noun ("the specified ignore rules") or of an act that is not compliance
-    ("override making the HTTP request")."""
+    ("override making the HTTP request"), nor a program's value overridden ("override the default
+    message")."""
     if nominal_verb(view, m.start()) or gerund_object(view, m.start()):
+        return False
+    if _VALUE_OVERRIDE.fullmatch(m.group()) and not _OBEY_NOTE.match(view, m.end()):
         return False
     if _INSTANCE_MENTION.search(view, max(0, m.start() - 60), m.start()) and about_tests(
         line_of(view, m.start(), m.end())
