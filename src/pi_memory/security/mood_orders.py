@@ -53,7 +53,10 @@ _CLAUSE_HEAD = compile_lazily(
     r"(?:^|[.;:!?](?:\s+|$)|[—–]\s*|\s-\s|,\s*|(?<=\s)(?:and|then|y|e|et|und|dann|poi|luego|depois|puis|ensuite|и|"
     r"потом|затем|ve|sonra|rồi|và)\s+)"
     r"(?:(?:just|also|now|simply|quietly|silently|secretly|only|still|immediately|automatically|first|next|"
-    r"finally|directly|go ahead and|do not|don't|do|not|and|then|but|or)\s+)*"
+    r"finally|directly|go ahead and|do not|don't|do|not|and|then|but|or|"
+    # the same adverbs before an imperative of es / pt / it / fr / de ("Simplemente envía ...")
+    r"simplemente|simplesmente|semplicemente|simplement|einfach|solo|sólo|só|apenas|juste|también|também|anche|"
+    r"aussi|auch|directamente|diretamente|direttamente|directement|direkt|ahora|agora|ora|adesso|maintenant|jetzt)\s+)*"
     r"([^\W\d_][\w'-]*)"
 )
 # The passive of obligation, which names no one and still obliges: "is to be mentioned", "sind zu
