@@ -101,7 +101,8 @@ WORDS: dict[str, dict[str, str]] = {
         "noconfirm": "demand* accord confirm* autoris* approb* approuv* permission consent* revue relecture",
         "conceal": "dis dire mentionn* cacher cachez révél* revel* signaler préven* aviser informer parler",
         "covert": "discrètement secrètement en+secret en+cachette sans+qu'il+le+sache à+son+insu",
-        "send": "envoi* envoy* transmet* transfèr* transfer* partag* télévers* copie* exporte* exporter exportez "
+        "send": "envoi* envoy* transmet* transfèr* transfer* partag* télévers* copie* recopi* exporte* exporter "
+        "exportez "
         "transmis transmise* transmettre pousse pousser poussez",
         "secret": "mots+de+passe mot+de+passe clé clés clef clefs identifiant* jeton* secret* historique* "
         "conversation*",
@@ -192,7 +193,8 @@ WORDS: dict[str, dict[str, str]] = {
         "rules": "инструкци* правил* указани* ограничени* безопасност* политик*",
         "comply": "подчиняй* подчиня* слушай* следуй* выполняй* исполня* как+приказ как+команду",
         "persist": "автозагруз* автозапуск* перезагруз* перезапуск* при+запуске при+старте снова "
-        "заново запускал* cron крон планировщик* хук*",
+        "заново запускал* cron крон планировщик* хук* восстанавлива*",
+        "newness": "новой новом нового новому новых",
         "channel": "канал* вывод* результат* инструмент* удалённ* удаленн* страниц*",
         "execute": "выполн* запуст* запуска* команд* приказ*",
         "destroy": "удаля* удали* стира* сотри* стереть сотрёт сотрет сотрите оплат* купи* покупа*",
@@ -221,7 +223,7 @@ WORDS: dict[str, dict[str, str]] = {
         "rules": "talimat* kural* yönerge* kısıtlama* güvenlik* politika*",
         "comply": "uy uygula* itaat* takip+et* emir+olarak",
         "persist": "başlangıç* açıldığında açılışta yeniden+başlat* yeniden+çalıştır* her+açılış* "
-        "zamanlanmış+görev* otomatik+başlat* kanca*",
+        "zamanlanmış+görev* otomatik+başlat* kanca* geri+yükle*",
         "channel": "kanal* çıktı* araç* sonuç* uzak* sayfa*",
         "execute": "çalıştır* yürüt* komut* emir* emr*",
         "destroy": "sil silin silme silip kaldır* öde* satın",
@@ -352,7 +354,8 @@ WORDS: dict[str, dict[str, str]] = {
         "success": "통과 성공",
     },
     "zh": {
-        "always": "从现在开始 从今以后 今后 以后 此后 总是 始终 一直 每次 每当 永远 下次 从现在起 从今天起 从此",
+        "always": "从现在开始 从今以后 今后 以后 此后 总是 始终 一直 每次 每当 永远 下次 从现在起 从今天起 从此 "
+        "每个会话 每个新会话",
         "negation": "不 别 勿 不要 永远不 绝不 禁止",
         "without": (
             "无需 无须 不用 不必 不需要 未经 不经 不经过 不再询问 不再征求 不再确认 不问 不要征求 不必征求 不用征求 "
@@ -369,6 +372,7 @@ WORDS: dict[str, dict[str, str]] = {
         "rules": "指令 指示 规则 限制 安全 政策 系统提示",
         "comply": "听从 遵循 遵守 服从 照做 执行 当作命令 视为命令",
         "persist": "开机 启动 重启 自动运行 自动启动 自动执行 重新运行 计划任务 钩子",
+        "newness": "新会话 新的会话",
         "channel": "频道 输出 返回 结果 工具 远程 网页",
         "execute": "执行 运行 命令 指令",
         "destroy": "删除 删掉 删光 清除 清空 支付 购买 付款",
