@@ -10,7 +10,9 @@ row's ``part`` is fixed by a hash of its text (``fixture_sets.hashed_part``): th
 read while fixing causes, the ``probe`` half is only ever counted.
 
 On the base: tune threats blocked 101/125, tune benign blocked 1/62; probe threats blocked 105/127,
-probe benign blocked 5/64.
+probe benign blocked 5/64. After the fixes below (adverbs before an imperative, personal mailboxes,
+private keys, licences, self-restoring notes, standing-order openers, "eres", the Korean plain "don't",
+instructions taken from an address): tune 122/125 and 2/62; probe 108/127 and 5/64.
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ a note that *outranks* it, named before it ("over the system prompt": ``oversys`
 *external* source (a web page, a tool's output, a repository file, an issue, a mail) taken "*as
 if*" from the user; a question the user *asks if*, answered with *nothing* that *left*; a
 *review* or test step, *skipping* it, being *permitted* to, and the merge or deploy it guards
-(``ship``); doing something *again* once deleted or *gone*; the words for a memory *entry* (``selfnote``). Written from
+(``ship``); doing something *again* once deleted or *gone*; the words for a memory *entry* (``selfnote``); the
+possessive that addresses the agent (``yours``: "tus", "tes") and "follow them" (``obeyit``). Written from
 each language's grammar (passive and nominal forms, both scripts of Chinese), in the entry
 syntax of ``intent_words``. Only the combinations read them (``intent`` leaves them out of the
 learned features): the weights never score them.
