@@ -51,7 +51,7 @@ LICENCES: dict[str, dict[str, str]] = {
         "licence": "nunca+preguntes no+preguntes+nunca jamás+preguntes no+pidas+confirmación "
         "no+pidas+permiso no+confirmes no+consultes no+hace+falta+preguntar no+hace+falta+confirmar "
         "sin+esperar+confirmación sin+esperar+aprobación deja+de+preguntar* deja+de+pedir+confirmación "
-        "ya+no+preguntes ya+no+me+preguntes no+preguntes no+me+preguntes",
+        "ya+no+preguntes ya+no+me+preguntes no+preguntes no+me+preguntes nunca+pidas+confirmación nunca+pidas+permiso",
         "freely": "siéntete+libre siéntase+libre libre+de+costo",
         "outside": "servidor+externo servidor+remoto servidores+externos host+externo equipo+externo "
         "correo+personal e-mail+personal email+personal dirección+personal terceros pastebin gist+público",
@@ -74,13 +74,15 @@ LICENCES: dict[str, dict[str, str]] = {
         "freely": "libre+à+vous libre+a+vous",
         "outside": "serveur+externe serveur+distant serveurs+externes hôte+externe hôte+extérieur "
         "serveur+extérieur machine+distante adresse+personnelle mail+personnel e-mail+personnel "
-        "courriel+personnel tiers pastebin gist+public",
+        "courriel+personnel adresse+e-mail+personnelle adresse+mail+personnelle boîte+mail+personnelle tiers pastebin "
+        "gist+public",
     },
     "de": {
         "invite": "zögere+nicht zögern+sie+nicht zögert+nicht fühl+dich+frei fühlen+sie+sich+frei",
         "licence": "frag+nie frag+nicht frage+nie frage+nicht fragen+sie+nicht frag+mich+nicht nie+nachfragen "
         "nicht+nachfragen nicht+fragen keine+rückfrage* kein+nachfragen ohne+auf+bestätigung+zu+warten "
-        "hör+auf+zu+fragen frag+nicht+mehr frag+mich+nicht+mehr",
+        "hör+auf+zu+fragen frag+nicht+mehr frag+mich+nicht+mehr nie+mehr+nach+einer+bestätigung "
+        "nie+wieder+nach+einer+bestätigung",
         "outside": "externen+server externer+server externe+server externen+host entfernten+server "
         "entfernter+server fremden+server private+e-mail* persönliche+e-mail* private+mail* private+adresse "
         "dritte+anbieter drittanbieter* dritten pastebin öffentlichen+gist",
@@ -118,12 +120,12 @@ LICENCES: dict[str, dict[str, str]] = {
         "invite": "لا+تتردد لا+تترددوا لا+تترددي",
         "licence": "لا+تسأل لا+تسألني لا+تطلب+تأكيد لا+تطلب+إذن لا+تستأذن لا+داعي+للتأكيد لا+داعي+للسؤال",
         "outside": "خادم+خارجي خادم+بعيد خوادم+خارجية بريدي+الإلكتروني+الشخصي البريد+الشخصي "
-        "بريد+شخصي عنوان+شخصي طرف+ثالث جهة+خارجية",
+        "بريدي+الشخصي بريد+شخصي عنوان+شخصي طرف+ثالث جهة+خارجية",
     },
     "hi": {
         "invite": "बेझिझक संकोच+मत+करो संकोच+न+करें",
         "licence": "मत+पूछो मत+पूछना मत+पूछें पूछना+मत पूछो+मत पुष्टि+मत+मांगो अनुमति+मत+मांगो "
-        "पूछने+की+ज़रूरत+नहीं पूछने+की+जरूरत+नहीं",
+        "पूछने+की+ज़रूरत+नहीं पूछने+की+जरूरत+नहीं पुष्टि+मत+माँग* पुष्टि+मत+मांग* अनुमति+मत+माँग*",
         "outside": "बाहरी+सर्वर रिमोट+सर्वर निजी+ईमेल व्यक्तिगत+ईमेल निजी+पते तीसरे+पक्ष बाहरी+पक्ष",
     },
     "ja": {
@@ -143,7 +145,8 @@ LICENCES: dict[str, dict[str, str]] = {
     "zh": {
         "invite": "不要犹豫 别犹豫 不要猶豫 別猶豫 尽管 随意",
         "licence": "不要问 不用问 别问 不必问 不要询问 永远不要询问 不用确认 不必确认 不需要确认 不要确认 "
-        "不用征求 不要征求 不要請示 不用問 不要問 別問 不用再问 不要再问 别再问",
+        "不用征求 不要征求 不要請示 不用問 不要問 別問 不用再问 不要再问 别再问 不用先问 不必先问 无需先问 "
+        "不要请求确认 不要请求许可",
         "outside": "外部服务器 外部服務器 外部主机 外部伺服器 远程服务器 私人邮箱 个人邮箱 私人郵箱 個人郵箱 第三方",
     },
 }

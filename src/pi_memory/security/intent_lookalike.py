@@ -48,7 +48,8 @@ _TR = _set("bu bir ve ile icin için onu bunu bunun şu su sunu şunu ama veya c
 # Intensifiers that negate only beside a negation of their own language.
 _HI_NEGATION = compile_lazily(r"नहीं|मत|(?<![\u0900-\u097f])न(?![\u0900-\u097f])")
 _JA_NEGATION = compile_lazily(r"ない|ません|するな|しないで|禁止|[^\s]な[。！]")
-_KO_NEGATION = compile_lazily(r"않|말[고아라]|마세요|마라|안 |못")
+# ... the Korean plain "don't" as well: "알리지 마" ("지 마" with no syllable after it; "마음" is a heart).
+_KO_NEGATION = compile_lazily(r"않|말[고아라]|마세요|마라|안 |못|지 ?마(?![\uac00-\ud7af])")
 #: Chinese words that hold 不 or 别 and negate nothing.
 _ZH_COMPOUNDS = compile_lazily(
     r"识别|辨别|区别|分别|类别|级别|个别|性别|告别|特别|差别|别人|别的|别处|别名|不同|不断|不仅|不管|不过|不久|不少|不错|不如|不但|"

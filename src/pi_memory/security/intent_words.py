@@ -45,10 +45,10 @@ WORDS: dict[str, dict[str, str]] = {
         "que+no+se+entere coment* comentarle",
         "covert": "en+secreto secretamente a+escondidas discretamente sin+que+lo+sepa calladamente",
         "send": "envía* envia* envíe* envie* enviar* envío envio mand* reenv* sube subir súbe* transfier* compart* "
-        "adjunt* copia copiar filtr* pega pegar exporta* exporte*",
+        "adjunt* copia copiar filtra filtrar filtre filtren filtrad* filtral* pega pegar exporta* exporte*",
         "secret": "contraseña* clave* claves+de+api credencial* token* secreto* historial* conversacion* conversación*",
         "user": "usuario* usuaria* dueño* propietario*",
-        "agent": "tú tu te asistente agente",
+        "agent": "tú tu te eres asistente agente",
         "override": "olvid* ignor* anul* descart* prevalec* prioridad ya+no+valen ya+no+aplican sustitu*",
         "rules": "instruccion* instrucción* regla* normas norma polític* restriccion* restricción* indicaciones",
         "comply": "obedec* cumpl* sigue siga sigan seguir acata* haz como+una+orden como+orden",
@@ -102,7 +102,8 @@ WORDS: dict[str, dict[str, str]] = {
         "conceal": "dis dire mentionn* cacher cachez révél* revel* signaler préven* aviser informer parler "
         "parle parles parlez",
         "covert": "discrètement secrètement en+secret en+cachette sans+qu'il+le+sache à+son+insu",
-        "send": "envoi* envoy* transmet* transfèr* transfer* partag* télévers* copie* exporte* exporter exportez "
+        "send": "envoi* envoy* transmet* transfèr* transfer* partag* télévers* copie* recopi* exporte* exporter "
+        "exportez "
         "transmis transmise* transmettre pousse pousser poussez",
         "secret": "mots+de+passe mot+de+passe clé clés clef clefs identifiant* jeton* secret* historique* "
         "conversation*",
@@ -162,7 +163,7 @@ WORDS: dict[str, dict[str, str]] = {
         "send": "invia* invii inoltr* mand* carica* condivid* trasmett* copi* allega* esport* inoltr*",
         "secret": "password chiav* credenzial* token* segret* cronologia conversazion*",
         "user": "utente utenti proprietario*",
-        "agent": "tu ti assistente agente",
+        "agent": "tu ti adesso+sei ora+sei assistente agente",
         "override": "ignora* dimentic* trascur* annull* priorità prevalgono prevale sostitu* non+valgono+più",
         "rules": "istruzion* regol* norme politic* restrizion* sicurezza",
         "comply": "obbedisc* segui* esegui* rispett* come+un+ordine come+ordini",
@@ -193,7 +194,8 @@ WORDS: dict[str, dict[str, str]] = {
         "rules": "инструкци* правил* указани* ограничени* безопасност* политик*",
         "comply": "подчиняй* подчиня* слушай* следуй* выполняй* исполня* как+приказ как+команду",
         "persist": "автозагруз* автозапуск* перезагруз* перезапуск* при+запуске при+старте снова "
-        "заново запускал* cron крон планировщик* хук*",
+        "заново запускал* cron крон планировщик* хук* восстанавлива*",
+        "newness": "новой новом нового новому новых",
         "channel": "канал* вывод* результат* инструмент* удалённ* удаленн* страниц*",
         "execute": "выполн* запуст* запуска* команд* приказ*",
         "destroy": "удаля* удали* стира* сотри* стереть сотрёт сотрет сотрите оплат* купи* покупа*",
@@ -222,7 +224,7 @@ WORDS: dict[str, dict[str, str]] = {
         "rules": "talimat* kural* yönerge* kısıtlama* güvenlik* politika*",
         "comply": "uy uygula* itaat* takip+et* emir+olarak",
         "persist": "başlangıç* açıldığında açılışta yeniden+başlat* yeniden+çalıştır* her+açılış* "
-        "zamanlanmış+görev* otomatik+başlat* kanca*",
+        "zamanlanmış+görev* otomatik+başlat* kanca* geri+yükle*",
         "channel": "kanal* çıktı* araç* sonuç* uzak* sayfa*",
         "execute": "çalıştır* yürüt* komut* emir* emr*",
         "destroy": "sil silin silme silip kaldır* öde* satın",
@@ -263,7 +265,7 @@ WORDS: dict[str, dict[str, str]] = {
         "noconfirm": "موافق* إذن* اذن* تأكيد* استئذان* تسأل* سؤال* تطلب* معتمد*",
         "conceal": "تخبر* أخبر* تذكر* تخف* أخف* اخف* إخفاء* تكشف* تبلغ* يعرف* يعلم*",
         "covert": "سرا سرًا سراً خفية خلسة بصمت بهدوء دون+علم",
-        "send": "أرسل* ارسل* إرسال* ترسل* ابعث* انقل* ارفع* شارك* انسخ* صدّر صدر تصدير* انقل*",
+        "send": "أرسل* ارسل* إرسال* ترسل* ابعث* انقل* ارفع* شارك* انسخ* صدّر صدر تصدير* إعادة+توجيه أعد+توجيه",
         "secret": "كلمة+المرور كلمات+المرور كلمة+السر مفتاح* مفاتيح* رمز+الوصول سري* أسرار* سجل* محادث*",
         "user": "مستخدم* المستخدم* صاحب* مالك*",
         "agent": "أنت انت مساعد* وكيل*",
@@ -288,7 +290,7 @@ WORDS: dict[str, dict[str, str]] = {
         "conceal": "बता* बताना बताओ ज़िक्र* जिक्र* छिपा* छुपा* पता+न छिपाओ",
         "covert": "चुपचाप चुपके गुप्त+रूप छिपकर चोरी-छिपे",
         "send": "भेज* भेजो भेजें अपलोड* फॉरवर्ड* साझा* कॉपी* एक्सपोर्ट* निर्यात*",
-        "secret": "पासवर्ड* कुंजी* टोकन* गुप्त* इतिहास* बातचीत* सीक्रेट*",
+        "secret": "पासवर्ड* कुंजी* टोकन* गुप्त* इतिहास* बातचीत* सीक्रेट* प्राइवेट+की* एपीआई+की*",
         "user": "उपयोगकर्ता* यूज़र* यूजर* मालिक*",
         "agent": "तुम आप तुम्हें तुम्हारा तुम्हारी सहायक* असिस्टेंट*",
         "override": "नज़रअंदाज़* नजरअंदाज* अनदेखा* भूल* रद्द* प्राथमिकता*",
@@ -353,7 +355,8 @@ WORDS: dict[str, dict[str, str]] = {
         "success": "통과 성공",
     },
     "zh": {
-        "always": "从现在开始 从今以后 今后 以后 此后 总是 始终 一直 每次 每当 永远 下次 从现在起 从今天起 从此",
+        "always": "从现在开始 从今以后 今后 以后 此后 总是 始终 一直 每次 每当 永远 下次 从现在起 从今天起 从此 "
+        "每个会话 每个新会话",
         "negation": "不 别 勿 不要 永远不 绝不 禁止",
         "without": (
             "无需 无须 不用 不必 不需要 未经 不经 不经过 不再询问 不再征求 不再确认 不问 不要征求 不必征求 不用征求 "
@@ -363,16 +366,17 @@ WORDS: dict[str, dict[str, str]] = {
         "conceal": "告诉 知道 透露 提及 提到 隐瞒 隐藏 瞒着 保密",
         "covert": "悄悄 偷偷 暗中 秘密地 私下",
         "send": "发送 发到 发给 传到 上传 转发 分享 复制 抄送 导出",
-        "secret": "密码 密钥 令牌 凭证 聊天记录 历史 对话 秘钥",
+        "secret": "密码 密钥 私钥 令牌 凭证 聊天记录 历史 对话 秘钥",
         "user": "用户 用戶 主人 所有者",
         "agent": "你 您 助手",
         "override": "忽略 无视 优先 覆盖 忘记 作废 取消 替代 不再有效 为准",
         "rules": "指令 指示 规则 限制 安全 政策 系统提示",
         "comply": "听从 遵循 遵守 服从 照做 执行 当作命令 视为命令",
         "persist": "开机 启动 重启 自动运行 自动启动 自动执行 重新运行 计划任务 钩子",
+        "newness": "新会话 新的会话",
         "channel": "频道 输出 返回 结果 工具 远程 网页",
         "execute": "执行 运行 命令 指令",
-        "destroy": "删除 清除 清空 支付 购买 付款",
+        "destroy": "删除 删掉 删光 清除 清空 支付 购买 付款",
         "selfref": "这条笔记 笔记 记忆 备注",
         "despite": "即使 即便 哪怕 就算",
         "claim": "报告 汇报 告知 声称",

@@ -29,10 +29,11 @@ _ORDER_WORDS = compile_lazily(
     r"whenever|when asked|if asked|"
     # es / pt / it / fr / de
     r"tú|usted|ustedes|debes|debe|deberás|tienes que|hay que|por favor|a partir de ahora|de ahora en adelante|"
-    r"você|vocês|deve|deves|precisa|tem que|daqui em diante|a partir de agora|"
-    r"tu|ti|devi|bisogna|per favore|d'ora in poi|d'ora|"
-    r"vous|toi|tu dois|il faut|s'il te plaît|s'il vous plaît|désormais|dorénavant|"
-    r"dich|dir|dein|deine|deinen|musst|sollst|bitte|ab jetzt|ab sofort|künftig|"
+    r"desde ahora|de aquí en adelante|"
+    r"você|vocês|deve|deves|precisa|tem que|daqui em diante|a partir de agora|de agora em diante|"
+    r"tu|ti|devi|bisogna|per favore|d'ora in poi|d'ora|da ora in poi|da adesso in poi|"
+    r"vous|toi|tu dois|il faut|s'il te plaît|s'il vous plaît|désormais|dorénavant|à partir de maintenant|"
+    r"dich|dir|dein|deine|deinen|musst|sollst|bitte|ab jetzt|ab sofort|künftig|von nun an|"
     # ru / tr / vi
     r"ты|тебе|тебя|твой|твои|вы|вам|вас|ваш|должен|должна|должны|нужно|надо|пожалуйста|отныне|впредь|"
     r"с этого момента|sen|sana|seni|siz|size|lütfen|"
@@ -53,7 +54,10 @@ _CLAUSE_HEAD = compile_lazily(
     r"(?:^|[.;:!?](?:\s+|$)|[—–]\s*|\s-\s|,\s*|(?<=\s)(?:and|then|y|e|et|und|dann|poi|luego|depois|puis|ensuite|и|"
     r"потом|затем|ve|sonra|rồi|và)\s+)"
     r"(?:(?:just|also|now|simply|quietly|silently|secretly|only|still|immediately|automatically|first|next|"
-    r"finally|directly|go ahead and|do not|don't|do|not|and|then|but|or)\s+)*"
+    r"finally|directly|go ahead and|do not|don't|do|not|and|then|but|or|"
+    # the same adverbs before an imperative of es / pt / it / fr / de ("Simplemente envía ...")
+    r"simplemente|simplesmente|semplicemente|simplement|einfach|solo|sólo|só|apenas|juste|también|também|anche|"
+    r"aussi|auch|directamente|diretamente|direttamente|directement|direkt|ahora|agora|ora|adesso|maintenant|jetzt)\s+)*"
     r"([^\W\d_][\w'-]*)"
 )
 # The passive of obligation, which names no one and still obliges: "is to be mentioned", "sind zu
