@@ -44,7 +44,7 @@ def test_common_characters_first_keeps_the_keys_and_their_occurrences() -> None:
 
     if anchor_index._ahocorasick is None:
         pytest.skip("pyahocorasick is not installed")
-    keys = list(threats._index(2, False).by_anchor) + ["zeta", "Zeta", "\u00e9t\u00e9", "a\tb", "\u4e2d\u6587"]
+    keys = [*threats._index(2, False).by_anchor, "zeta", "Zeta", "\u00e9t\u00e9", "a\tb", "\u4e2d\u6587"]
     ordered = anchor_index._common_first(keys)
     assert sorted(ordered) == sorted(keys)
     assert ordered.index("Zeta") < ordered.index("zeta") < ordered.index("\u00e9t\u00e9")  # by rank, then the rest
