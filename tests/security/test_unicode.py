@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pi_memory.security import scan, threat_ids
 
@@ -109,3 +111,20 @@ def test_zero_width_binary_payload_is_decoded() -> None:
     text = "Tabs, not spaces." + carrier.replace("0", "\u200b").replace("1", "\u200c")
     findings = scan(text)
     assert any(f.view == "zw_payload" and f.id == "prompt_injection" for f in findings)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 0x110000), st.integers(0, 64)), min_size=1, max_size=14),
+    st.lists(st.integers(-1, 0x110000), max_size=40),
+)
+def test_code_point_ranges_answer_as_a_walk_over_the_pairs(spans: list[tuple[int, int]], cps: list[int]) -> None:
+    """The bisected range sets hold exactly the code points some pair holds, whatever the pairs'
+    order, overlaps or adjacency (and -1, the code point before the text's start, is in none)."""
+    from pi_memory.security.unicode_rules import _Ranges
+
+    pairs = [(lo, lo + width) for lo, width in spans]
+    ranges = _Ranges(*pairs)
+    probes = cps + [p for lo, hi in pairs for p in (lo - 1, lo, hi, hi + 1)]
+    for cp in probes:
+        assert (cp in ranges) == any(lo <= cp <= hi for lo, hi in pairs)

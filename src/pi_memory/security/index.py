@@ -41,6 +41,27 @@ _MAX_NEEDS = 1
 
 _use_automaton = _ahocorasick is not None
 
+# ``pyahocorasick`` finds a node's child by a linear scan of its children in the order they were
+# added, and a text character that leaves a match is looked up again at the root (143 children in
+# the merged automaton). Adding the keys in order of how common their characters are in text
+# (English letter frequency, then layout, capitals as title() makes them, punctuation, digits)
+# puts the usual characters first in every scan: about a third fewer instructions per character
+# on prose and code, and the same occurrences (only the order of a node's children changes).
+_COMMON_FIRST = (
+    " etaonisrhldcumfpgwybvkTAISCMPRDEBWOFHNLGUJKVYQXZ\n.,-_/():\"'`=xjqz"
+    "0123456789;!?*[]{}<>|#@$%&+~^\\\t"
+)
+# Each listed character sorts as its rank (a C-speed translate gives every key its sort string);
+# other ASCII characters sort after them, the rest of Unicode as itself.
+_BY_RANK = str.maketrans({
+    **{chr(c): chr(0x80 + c) for c in range(0x80)}, **{c: chr(1 + i) for i, c in enumerate(_COMMON_FIRST)}
+})
+
+
+def _common_first(keys: Iterable[str]) -> list[str]:
+    """``keys`` in the insertion order that keeps each node's usual characters first."""
+    return sorted(keys, key=lambda k: k.translate(_BY_RANK))
+
 
 def _force_fallback(on: bool) -> None:
     """Test switch: run the pure-Python anchor finder even when ``pyahocorasick`` is installed."""
@@ -148,7 +169,7 @@ class RuleIndex:
         if not self.by_anchor:
             return None
         automaton = _ahocorasick.Automaton()
-        for k in self.by_anchor:
+        for k in _common_first(self.by_anchor):
             automaton.add_word(k, (k, len(k), self._kinds[k]))
         automaton.make_automaton()
         return automaton
@@ -215,8 +236,9 @@ class RuleIndex:
         if not self.plan.literal_masks:
             return None
         automaton = _ahocorasick.Automaton()
-        for lit, mask in self.plan.literal_masks.items():
-            automaton.add_word(lit, (lit, mask))
+        masks = self.plan.literal_masks
+        for lit in _common_first(masks):
+            automaton.add_word(lit, (lit, masks[lit]))
         automaton.make_automaton()
         return automaton
 
@@ -247,7 +269,8 @@ class RuleIndex:
                 if len(spelling) == n:  # a longer one never occurs in a same-length title()
                     keys.setdefault(spelling, (None, []))[1].append((lit, n, mask))
         automaton = _ahocorasick.Automaton()
-        for k, (anchor, lits) in keys.items():
+        for k in _common_first(keys):
+            anchor, lits = keys[k]
             plain = all(lit.isascii() and lit == lit.lower() for lit, _, _ in lits)
             automaton.add_word(k, (anchor, tuple(lits), plain))
         automaton.make_automaton()
@@ -320,7 +343,7 @@ def start_positions(starts: Need, view: str, lo: int, hi: int) -> list[int]:
         automaton = _start_automata.get(starts)
         if automaton is None:
             automaton = _start_automata[starts] = _ahocorasick.Automaton()
-            for s in starts:
+            for s in _common_first(starts):
                 automaton.add_word(s, len(s))
             automaton.make_automaton()
         return sorted({end - size + 1 for end, size in automaton.iter(view, lo, hi)})
