@@ -114,6 +114,10 @@ def score_segment(model: Model, segment: str) -> IntentHit | None:
     return _hit(model, feats, 0, len(segment), _discount(marks, segment, 0, len(segment)))
 
 
+#: The highest score a hit can have: a combination's full confidence, and the most a margin of
+#: one probability over another can be (a voice's discount only lowers either). A text's reading
+#: stops at the first line that scores it: the strongest line wins and a tie keeps the first.
+FULL_SCORE = 1.0
 #: How much more a line in defender voice (an incident write-up, a DLP or detection note, an
 #: example: the ``meta`` concept) must score: such notes name attacks without ordering them.
 DEFENDER_DISCOUNT = 0.25
@@ -221,6 +225,8 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
         hit = _read(model, marks, folded, lo, hi, by_sentence=True)
         if hit is not None and (best is None or hit.score > best.score):
             best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
+            if best.score >= FULL_SCORE:
+                break  # no later line can score higher, and an equal one does not replace it
     return best
 
 
@@ -257,6 +263,8 @@ def _sentences(model: Model, folded: str, lo: int, hi: int) -> IntentHit | None:
         hit = _read(model, marks, folded, a, b, by_sentence=False)
         if hit is not None and (best is None or hit.score > best.score):
             best = hit
+            if best.score >= FULL_SCORE:
+                break
     return best
 
 
