@@ -35,7 +35,7 @@ import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 import pi_memory.security.intent_technical as intent_technical
 from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
-from pi_memory.security.combination import compile_spec, holds
+from pi_memory.security.combination import Indexed, compile_spec, first_holding, index
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
@@ -186,12 +186,19 @@ def _combination(marks: AbstractSet[str], discount: float = 0.0) -> IntentHit | 
 
     if marks & COMBINATION_VETO and discount >= REPORT_DISCOUNT:
         return None
-    for intent_name, _name, groups, veto in _combinations():
-        if holds((groups, veto), marks):
-            # One concept per group, in the combination's order: the words that carried it.
-            evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
-            return IntentHit(intent_name, 1.0 - discount, evidence[:3], 0, 0)
-    return None
+    i = first_holding(_combination_index(), marks)
+    if i is None:
+        return None
+    intent_name, _name, groups, _veto = _combinations()[i]
+    # One concept per group, in the combination's order: the words that carried it.
+    evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
+    return IntentHit(intent_name, 1.0 - discount, evidence[:3], 0, 0)
+
+
+@cache
+def _combination_index() -> Indexed:
+    """:func:`_combinations` keyed on their concepts (``combination.index``)."""
+    return index((groups, veto) for _i, _n, groups, veto in _combinations())
 
 
 def _readable(feature: str) -> str:
