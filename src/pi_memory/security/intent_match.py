@@ -81,6 +81,8 @@ SHAPES_PLAIN = {
 
 
 _ADDRESSES = frozenset({"url", "ip"})
+#: The marks of a code identifier's act (``conn.send``): the only marks named with ``CODE_PREFIX``.
+_CODE_NAMES = frozenset(CODE_PREFIX + a for a in CODE_ACTS)
 
 
 def concepts(segment: str) -> set[str]:
@@ -154,7 +156,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
                 else:
                     credit(m.start(), shape)
     for found in marks:
-        named = {m for m in found if m.startswith(CODE_PREFIX)}
+        named = found & _CODE_NAMES
         if named:
             found -= named
             if not found.isdisjoint(STANDING):
