@@ -147,3 +147,16 @@ def test_without_asking_in_russian_and_chinese(line: str) -> None:
 def test_why_a_tool_did_not_act_stays_a_question(opening: str, act: str, end: str) -> None:
     """A question about what a tool failed to do is no suggestion to the agent."""
     assert scan(f"{opening} {act}{end}") == []
+
+
+def test_only_code_acts_are_named_with_the_code_prefix() -> None:
+    """``span_marks`` finds a span's code-identifier marks by intersecting with the names
+    ``CODE_PREFIX`` can make: no lexicon concept may start with it on its own."""
+    from pi_memory.security.citations import CODE_PREFIX
+    from pi_memory.security.intent_match import _CODE_NAMES
+
+    lex = lexicon()
+    named = {c for table in (lex.exact, lex.stems) for cs in table.values() for c in cs}
+    named |= {c for options in lex.phrases.values() for _, cs in options for c in cs}
+    assert not {c for c in named if c.startswith(CODE_PREFIX)}
+    assert all(n.startswith(CODE_PREFIX) for n in _CODE_NAMES)
