@@ -205,7 +205,11 @@ def concept_positions(
     if not unaccented and not text.isascii():
         text = unaccent(text)  # same length: spans and positions still hold
     lex = lexicon_for(text)
-    word_starts, phrases = lexicon_pass(lex, text)
+    # Only what touches the spans is credited or judges what is: an entry within the longest
+    # entry's length of them, a "without" within the reach of negative concord (below).
+    margin = lex.longest + _CONCORD_REACH + _CONCORD_BEFORE
+    window = (max(0, spans[0][0] - margin), min(len(text), spans[-1][1] + margin))
+    word_starts, phrases = lexicon_pass(lex, text, window=window)
     words = [(pos, names) for pos, names in word_marks(lex, text, word_starts) if not (links and in_link(pos))]
     hits = [
         (pos, end, names)

@@ -50,6 +50,12 @@ class Lexicon:
             k: (len(k), k in exact or k in stems, phrases.get(k, ())) for k in {**exact, **stems, **phrases}
         })
 
+    @cached_property
+    def longest(self) -> int:
+        """The length of the longest entry: a match that touches a position starts and ends
+        within this many characters of it."""
+        return max(map(len, (*self.exact, *self.stems, *self.phrases)), default=0)
+
     def reader(self, size: int) -> Any:
         """:attr:`automaton` for reading a text of ``size`` characters, or None while the
         lexicon is young and the text short: then one ``str.find`` per entry is cheaper than
