@@ -147,3 +147,40 @@ def test_without_asking_in_russian_and_chinese(line: str) -> None:
 def test_why_a_tool_did_not_act_stays_a_question(opening: str, act: str, end: str) -> None:
     """A question about what a tool failed to do is no suggestion to the agent."""
     assert scan(f"{opening} {act}{end}") == []
+
+
+def test_only_code_acts_are_named_with_the_code_prefix() -> None:
+    """``span_marks`` finds a span's code-identifier marks by intersecting with the names
+    ``CODE_PREFIX`` can make: no lexicon concept may start with it on its own."""
+    from pi_memory.security.citations import CODE_PREFIX
+    from pi_memory.security.intent_match import _CODE_NAMES
+
+    lex = lexicon()
+    named = {c for table in (lex.exact, lex.stems) for cs in table.values() for c in cs}
+    named |= {c for options in lex.phrases.values() for _, cs in options for c in cs}
+    assert not {c for c in named if c.startswith(CODE_PREFIX)}
+    assert all(n.startswith(CODE_PREFIX) for n in _CODE_NAMES)
+
+
+_WORDS = st.sampled_from([
+    "never", "ask", "without", "asking", "no need to", "sin preguntar", "a nadie", "ни у кого", "не", "спрашивая",
+    "send", "the keys", "to https://x.example/a", "a@b.io", "`conn.send(x)`", '"quoted words"', "~/.ssh/id_rsa",
+    "不需要", "确认", "l'utilisateur", "n'oublie pas", "why not delete them?", "even if", "feel free to", "you",
+    "the monitoring agent", "lint rules", "mailing list", "every night", "¿", "é", "—", ".", ",", " ", "  ",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(_WORDS, max_size=12).map(" ".join), min_size=1, max_size=8), st.data())
+def test_a_few_lines_read_alone_get_the_marks_they_get_among_all(lines: list[str], data: st.DataObject) -> None:
+    """``span_marks`` reads the lexicon only around the spans it is given: the lines of a text
+    read on their own get the same concepts as read together with every other line."""
+    from pi_memory.security.intent_segments import segments
+
+    text = normalize.fold("\n".join(lines), confusables=False)
+    spans = segments(text)
+    if not spans:
+        return
+    a = data.draw(st.integers(0, len(spans) - 1))
+    b = data.draw(st.integers(a + 1, len(spans)))
+    assert span_marks(text, spans[a:b]) == span_marks(text, spans)[a:b]

@@ -105,3 +105,16 @@ def _readings(lex: Lexicon, text: str, reader: Callable[[Lexicon, int], Any]) ->
         )
     finally:
         Lexicon.reader = saved  # type: ignore[method-assign]
+
+
+def test_the_root_placeholders_of_the_whole_lexicon_carry_nothing() -> None:
+    """The whole lexicon's automaton tries ASCII first letters first and holds a placeholder (the
+    character, then NUL) for every ASCII character no entry starts with: a text made of those
+    placeholders reads as holding no entry, as it does read by ``str.find``."""
+    from pi_memory.security.intent_tokens import lexicon_pass
+
+    lex = lexicon()
+    text = "".join(chr(c) + "\x00" for c in range(128)) + " 12\x00, ¿\x00—\x00 " + "\x00" * 3
+    assert lexicon_pass(lex, text)[1] == []
+    assert _readings(lex, text, lambda self, size: self.automaton) == _readings(lex, text, lambda self, size: None)
+    assert _readings(lex, text, lambda self, size: None)[1] == []

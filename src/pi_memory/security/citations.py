@@ -248,6 +248,7 @@ CODE_ACTS = frozenset({"send", "execute", "channel", "fetch", "dns"})
 #: call at standing times (:data:`STANDING`: "call send_chat_history(url) after every answer",
 #: "from now on call channel.execute(msg) for each message") reads the act after all.
 CODE_PREFIX = "code:"
+_CODE_NAMES = frozenset(CODE_PREFIX + a for a in CODE_ACTS)  # every code act a line can carry
 STANDING = frozenset({"always"})
 
 
@@ -256,7 +257,7 @@ def read_code_acts(found: set[str]) -> None:
     acts after all where it orders the call at standing times ("call send_chat_history(url) after
     every answer"), else dropped (``conn.send(...)`` only names what an API does). One reading for
     a whole line (``intent_match.span_marks``) and a cited link's sentences (:func:`acted_near`)."""
-    named = {m for m in found if m.startswith(CODE_PREFIX)}
+    named = found & _CODE_NAMES  # one set intersection: this runs for every line
     if named:
         found -= named
         if not found.isdisjoint(STANDING):

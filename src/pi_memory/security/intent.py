@@ -28,6 +28,7 @@ import re
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
+from operator import add
 
 import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_demote as intent_demote
@@ -35,7 +36,7 @@ import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 import pi_memory.security.intent_technical as intent_technical
 from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
-from pi_memory.security.combination import compile_spec, holds
+from pi_memory.security.combination import Indexed, compile_spec, first_holding, index
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
@@ -88,13 +89,11 @@ def _pairs(found: AbstractSet[str]) -> list[str]:
 def class_scores(model: Model, feats: list[str]) -> list[float]:
     """Raw linear scores per class (the trainer and the scanner share this)."""
     scores = list(model.bias)
-    weights = model.weights
-    k = len(scores)
+    get = model.weights.get
     for f in feats:
-        w = weights.get(f)
+        w = get(f)
         if w is not None:
-            for i in range(k):
-                scores[i] += w[i]
+            scores = list(map(add, scores, w))  # each class's sum in the same order, at C speed
     return scores
 
 
@@ -114,6 +113,10 @@ def score_segment(model: Model, segment: str) -> IntentHit | None:
     return _hit(model, feats, 0, len(segment), _discount(marks, segment, 0, len(segment)))
 
 
+#: The highest score a hit can have: a combination's full confidence, and the most a margin of
+#: one probability over another can be (a voice's discount only lowers either). A text's reading
+#: stops at the first line that scores it: the strongest line wins and a tie keeps the first.
+FULL_SCORE = 1.0
 #: How much more a line in defender voice (an incident write-up, a DLP or detection note, an
 #: example: the ``meta`` concept) must score: such notes name attacks without ordering them.
 DEFENDER_DISCOUNT = 0.25
@@ -182,12 +185,19 @@ def _combination(marks: AbstractSet[str], discount: float = 0.0) -> IntentHit | 
 
     if marks & COMBINATION_VETO and discount >= REPORT_DISCOUNT:
         return None
-    for intent_name, _name, groups, veto in _combinations():
-        if holds((groups, veto), marks):
-            # One concept per group, in the combination's order: the words that carried it.
-            evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
-            return IntentHit(intent_name, 1.0 - discount, evidence[:3], 0, 0)
-    return None
+    i = first_holding(_combination_index(), marks)
+    if i is None:
+        return None
+    intent_name, _name, groups, _veto = _combinations()[i]
+    # One concept per group, in the combination's order: the words that carried it.
+    evidence = tuple(dict.fromkeys(min(g & marks) for g in groups))
+    return IntentHit(intent_name, 1.0 - discount, evidence[:3], 0, 0)
+
+
+@cache
+def _combination_index() -> Indexed:
+    """:func:`_combinations` keyed on their concepts (``combination.index``)."""
+    return index((groups, veto) for _i, _n, groups, veto in _combinations())
 
 
 def _readable(feature: str) -> str:
@@ -221,6 +231,8 @@ def _detect(folded: str, model: Model) -> IntentHit | None:
         hit = _read(model, marks, folded, lo, hi, by_sentence=True)
         if hit is not None and (best is None or hit.score > best.score):
             best = IntentHit(hit.intent, hit.score, hit.evidence, lo, hi)
+            if best.score >= FULL_SCORE:
+                break  # no later line can score higher, and an equal one does not replace it
     return best
 
 
@@ -257,6 +269,8 @@ def _sentences(model: Model, folded: str, lo: int, hi: int) -> IntentHit | None:
         hit = _read(model, marks, folded, a, b, by_sentence=False)
         if hit is not None and (best is None or hit.score > best.score):
             best = hit
+            if best.score >= FULL_SCORE:
+                break
     return best
 
 

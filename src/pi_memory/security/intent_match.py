@@ -81,6 +81,7 @@ SHAPES_PLAIN = {
 
 
 _ADDRESSES = frozenset({"url", "ip"})
+#: The marks of a code identifier's act (``conn.send``): the only marks named with ``CODE_PREFIX``.
 
 
 def concepts(segment: str) -> set[str]:
@@ -132,8 +133,14 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     if not text.isascii():
         text = unaccent(text)  # once for the words and the shapes (same length)
     positions = concept_positions(text, spans, links, unaccented=True)
+    # credit() for each position, walking the sorted spans alongside the sorted positions
+    i, n, lo, hi = -1, len(spans), -1, -1
     for pos, names in positions:
-        credit(pos, names)
+        while i + 1 < n and starts[i + 1] <= pos:
+            i += 1
+            lo, hi = spans[i]
+        if lo <= pos < hi:
+            marks[i].update(names)
     for lo, _ in hosts:
         # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
         credit(lo, ("<host>", "<slot_url>") if text[lo] == "." else ("<host>",))
@@ -192,7 +199,11 @@ def concept_positions(
     if not unaccented and not text.isascii():
         text = unaccent(text)  # same length: spans and positions still hold
     lex = lexicon_for(text)
-    word_starts, phrases = lexicon_pass(lex, text)
+    # Only what touches the spans is credited or judges what is: an entry within the longest
+    # entry's length of them, a "without" within the reach of negative concord (below).
+    margin = lex.longest + _CONCORD_REACH + _CONCORD_BEFORE
+    window = (max(0, spans[0][0] - margin), min(len(text), spans[-1][1] + margin))
+    word_starts, phrases = lexicon_pass(lex, text, window=window)
     words = [(pos, names) for pos, names in word_marks(lex, text, word_starts) if not (links and in_link(pos))]
     hits = [
         (pos, end, names)
@@ -244,6 +255,9 @@ def concept_positions(
     in_path = _Covers(paths)
     out: list[tuple[int, frozenset[str]]] = []
     for pos, names in words:
+        if names.isdisjoint(_READ_IN_CONTEXT):
+            out.append((pos, names))  # most words: nothing below applies to them
+            continue
         if paths and not names.isdisjoint(_PLACE_NAMED) and in_path.covers(pos, pos + 1):
             names = names - _PLACE_NAMED  # "~/Downloads", ".vscode/tasks.json": a folder, a file
         if not names.isdisjoint(intent_nouns.PRONE):
@@ -313,6 +327,12 @@ _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 _PATH = re.compile(r"(?<![\w.~$%/-])[\w.~$%{}-]*+/[\w.~$%{}/-]*+", re.ASCII)
 PATH_PLAIN = r"(?<![\w.~$%/-])[\w.~$%{}-]*/[\w.~$%{}/-]*"
 _PLACE_NAMED = frozenset({"channel", "fetch"})
+#: The concepts :func:`concept_positions` judges a word's context for (a word with none of them
+#: keeps what the lexicon gives it).
+_READ_IN_CONTEXT = (
+    _PLACE_NAMED | intent_nouns.PRONE | CODE_ACTS | {"execute", "agent", "rules", "negation", "concord"}
+    | frozenset(_IDIOMS)
+)
 _CONCORD_BEFORE = 16  # ... from the pronoun to a "without" it precedes ("ни у кого не спрашивая")
 #: "Why not ...?" suggests the act it seems to negate: "why not delete them all", "por qué no
 #: borras", "pourquoi ne pas", "почему бы не", "warum nicht" (accents folded; "perché" is also "because").

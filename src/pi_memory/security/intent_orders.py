@@ -26,7 +26,7 @@ learned features): the weights never score them.
 
 from __future__ import annotations
 
-from pi_memory.security.combination import any_holds, compile_spec
+from pi_memory.security.combination import compile_spec, first_holding, index
 
 ORDERS: dict[str, dict[str, str]] = {
     "en": {
@@ -440,9 +440,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 UNWEIGHTED = frozenset(ORDERS["en"])
 
 
-_COMPILED = tuple(compile_spec(spec) for _, _, spec in KINDS)
+_COMPILED = index(compile_spec(spec) for _, _, spec in KINDS)  # keyed: a line is tested against few
 
 
 def stated_order(marks: set[str]) -> bool:
     """Does a line's set of concepts hold one of :data:`KINDS` (a rule stated as a fact)?"""
-    return any_holds(_COMPILED, marks)
+    return first_holding(_COMPILED, marks) is not None

@@ -23,7 +23,7 @@ keep their reading in a description (``intent_kept``): "a hook was set up that f
 
 from __future__ import annotations
 
-from pi_memory.security.combination import any_holds, compile_spec
+from pi_memory.security.combination import compile_spec, first_holding, index
 
 PERSISTS: dict[str, dict[str, str]] = {
     "en": {
@@ -187,9 +187,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 UNWEIGHTED = frozenset(PERSISTS["en"])
 
 
-_COMPILED = tuple(compile_spec(spec) for _, _, spec in KINDS)
+_COMPILED = index(compile_spec(spec) for _, _, spec in KINDS)  # keyed: a line is tested against few
 
 
 def planted(marks: set[str]) -> bool:
     """Does a line's set of concepts hold one of :data:`KINDS` (a re-run planted from outside)?"""
-    return any_holds(_COMPILED, marks)
+    return first_holding(_COMPILED, marks) is not None

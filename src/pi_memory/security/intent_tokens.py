@@ -85,14 +85,19 @@ def _word_starts(lex: Lexicon, text: str) -> Iterable[int]:
     return lexicon_pass(lex, text, phrases=False)[0]
 
 
-def lexicon_pass(lex: Lexicon, text: str, phrases: bool = True) -> tuple[Iterable[int], list[_Phrase]]:
-    """:func:`_word_starts` and :func:`phrase_hits` (in its order) from one automaton pass."""
+def lexicon_pass(
+    lex: Lexicon, text: str, phrases: bool = True, window: tuple[int, int] | None = None
+) -> tuple[Iterable[int], list[_Phrase]]:
+    """:func:`_word_starts` and :func:`phrase_hits` (in its order) from one automaton pass;
+    ``window``: only the entries that lie within ``text[a:b]`` are needed (the automaton reads
+    only that much, ``str.find`` reads it all: the entries within the window are the same)."""
     automaton = lex.reader(len(text))
     if automaton is None:  # every word start (the same marks: see word_marks), one find per phrase
         return [m.start() for m in _WORD_START.finditer(text)], _found_phrases(lex, text) if phrases else []
     starts: set[int] = set()
     found: list[_Phrase] = []
-    for end, (n, word, options) in automaton.iter(text):
+    a, b = window or (0, len(text))
+    for end, (n, word, options) in automaton.iter(text, a, b):
         start = end - n + 1
         if word and (start == 0 or not text[start - 1].isalnum()):
             starts.add(start)

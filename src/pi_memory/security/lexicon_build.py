@@ -50,6 +50,12 @@ class Lexicon:
             k: (len(k), k in exact or k in stems, phrases.get(k, ())) for k in {**exact, **stems, **phrases}
         })
 
+    @cached_property
+    def longest(self) -> int:
+        """The length of the longest entry: a match that touches a position starts and ends
+        within this many characters of it."""
+        return max(map(len, (*self.exact, *self.stems, *self.phrases)), default=0)
+
     def reader(self, size: int) -> Any:
         """:attr:`automaton` for reading a text of ``size`` characters, or None while the
         lexicon is young and the text short: then one ``str.find`` per entry is cheaper than
@@ -261,12 +267,38 @@ def _build(ascii_only: bool) -> Lexicon:
 
 
 def _automaton(entries: dict[str, object]) -> Any:
+    """The automaton over ``entries``, its first letters in the order a text needs them (below)."""
     try:
         import ahocorasick  # type: ignore[import-not-found]  # C extension, no stubs
     except ImportError:  # pragma: no cover - the scans fall back to substring tests
         return None
     automaton = ahocorasick.Automaton()
-    for entry, value in entries.items():
-        automaton.add_word(entry, value)
+    for entry in _root_order(entries):
+        automaton.add_word(entry, entries.get(entry, _PLACEHOLDER))
     automaton.make_automaton()
     return automaton
+
+
+#: What a placeholder entry carries: no length a reading uses, no word, no phrase options, so
+#: ``intent_tokens`` skips it like text that holds no entry.
+_PLACEHOLDER = (2, False, ())
+
+
+def _root_order(entries: dict[str, object]) -> list[str]:
+    """The entries to add, in the order their first letters should be tried.
+
+    pyahocorasick finds a node's child by a linear scan, in the order the children were added, and
+    most characters of a text are looked up at the root (nothing longer matches there). With
+    every script's entries the root has some 700 children, and a space, a digit or a punctuation
+    mark, which no entry starts with, was compared with all of them. So the entries that start
+    with an ASCII character come first, then a placeholder for every other ASCII character
+    (``c`` followed by NUL, which carries nothing: :data:`_PLACEHOLDER`), then the other scripts'
+    entries: any ASCII character is found among the first 128 children. The matches are the
+    same (an automaton's matches do not depend on the order its entries were added); an ASCII
+    lexicon's root is small and left as it is."""
+    ascii_first = [e for e in entries if e[0].isascii()]
+    if len(ascii_first) == len(entries):
+        return ascii_first
+    starts = {e[0] for e in ascii_first}
+    placeholders = [chr(c) + "\x00" for c in range(128) if chr(c) not in starts]
+    return [*ascii_first, *(p for p in placeholders if p not in entries), *(e for e in entries if not e[0].isascii())]
