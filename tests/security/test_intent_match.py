@@ -150,10 +150,9 @@ def test_why_a_tool_did_not_act_stays_a_question(opening: str, act: str, end: st
 
 
 def test_only_code_acts_are_named_with_the_code_prefix() -> None:
-    """``span_marks`` finds a span's code-identifier marks by intersecting with the names
-    ``CODE_PREFIX`` can make: no lexicon concept may start with it on its own."""
-    from pi_memory.security.citations import CODE_PREFIX
-    from pi_memory.security.intent_match import _CODE_NAMES
+    """``citations.read_code_acts`` finds a span's code-identifier marks by intersecting with the
+    names ``CODE_PREFIX`` can make: no lexicon concept may start with it on its own."""
+    from pi_memory.security.citations import _CODE_NAMES, CODE_PREFIX
 
     lex = lexicon()
     named = {c for table in (lex.exact, lex.stems) for cs in table.values() for c in cs}
