@@ -26,7 +26,14 @@ from pi_memory.security.citations import (
     taken_from,
 )
 from pi_memory.security.identifiers import in_identifier
-from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
+from pi_memory.security.intent_lookalike import (
+    FOREIGN_HEADS,
+    FOREIGN_TAG,
+    LOOKALIKES,
+    drops,
+    foreign_drops,
+    keeps_negation,
+)
 from pi_memory.security.intent_tokens import lexicon_pass, on_boundaries
 from pi_memory.security.intent_tokens import phrase_hits as phrase_hits
 from pi_memory.security.intent_tokens import word_marks as word_marks
@@ -96,7 +103,7 @@ def concepts(segment: str) -> set[str]:
         text = segment if segment.isascii() else unaccent(segment)
         found = frozenset(
             m for _, names in concept_positions(text, [(0, len(text))], links, unaccented=True) for m in names
-            if not m.startswith(("<", CODE_PREFIX))
+            if not m.startswith(("<", CODE_PREFIX, FOREIGN_TAG))
         )
         if len(_SEGMENT_CONCEPTS) < _SEGMENT_CACHE_LIMIT:
             _SEGMENT_CONCEPTS[segment] = found
@@ -132,8 +139,19 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
     if not text.isascii():
         text = unaccent(text)  # once for the words and the shapes (same length)
     positions = concept_positions(text, spans, links, unaccented=True)
+    foreign: dict[int, set[str]] = {}
     for pos, names in positions:
         credit(pos, names)
+        if any(n[0] == FOREIGN_TAG for n in names):
+            i = bisect_right(starts, pos) - 1
+            if i >= 0 and pos < spans[i][1]:
+                foreign.setdefault(i, set()).update(n for n in names if n[0] == FOREIGN_TAG)
+    tagged_at = [pos for pos, _ in positions] if foreign else []
+    for i, tags in foreign.items():
+        # A concept another word of the span also carries is no foreign reading alone.
+        inside = positions[bisect_left(tagged_at, spans[i][0]) : bisect_left(tagged_at, spans[i][1])]
+        carried = {n for _, names in inside for n in names if FOREIGN_TAG + n not in names}
+        marks[i] -= {t for t in tags if t[1:] in carried}
     for lo, _ in hosts:
         # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
         credit(lo, ("<host>", "<slot_url>") if text[lo] == "." else ("<host>",))
@@ -256,6 +274,12 @@ def concept_positions(
             names = names - drops_at(pos, "команд")
         if "agent" in names:
             names = names - drops_at(pos, "agent")
+        if text[pos : pos + 2] in FOREIGN_HEADS and (w := WORD.match(text, pos)) is not None:
+            # a short word of one language read in another ("de": Turkish "say", Romance "of")
+            i = bisect_right(starts, pos) - 1
+            lo, hi = spans[i] if i >= 0 else (0, len(text))
+            if foreign_gone := foreign_drops(text[lo:hi], w.group()):
+                names = names | {FOREIGN_TAG + c for c in foreign_gone}
         if "rules" in names and tool_rules(text, pos):
             names = names - {"rules"}  # "the old lint rules": the linter's, not the agent's
         for gone, inside in inside_idiom.items():
