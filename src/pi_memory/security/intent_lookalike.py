@@ -166,3 +166,73 @@ _OWNER_OF_A_THING = compile_lazily(
     r"polic\w*|limit\w*|instruction\w*|system\s+prompt|prompt|persona|role|refus\w*|principles?\b|"
     r"values?\b|constraints?\b|boundar\w*|ethic\w*|content\s+polic\w*))[^\W_]"
 )
+
+
+#: Short words the merged lexicon reads in one language that are everyday function words of
+#: another covered language: the Turkish "de" ("say") is the Spanish, Portuguese and French "of";
+#: the Spanish "di" ("say") the Italian "of"; the German "du" ("you") and the Vietnamese "dù"
+#: ("even though", "dù" once its accent is read away) the French "of the" (and the Unix ``du``);
+#: the Turkish "her" ("every") the English "her"; the Turkish "sen" ("you") the English "Sen.";
+#: the Vietnamese "nói" ("say") the Italian "noi" ("we"); the Vietnamese "vai" ("role") the
+#: Portuguese "vai" ("goes"). Each carries the concepts its own language gives it only in a line
+#: that shows that language (:func:`foreign_drops`); read in every Romance "de" they made ordinary
+#: setup prose ("configura tu clave de acceso", "tes paramètres de ...") look like an agent told
+#: what to say. word -> ((concepts, language), ...).
+FOREIGN: dict[str, tuple[tuple[frozenset[str], str], ...]] = {
+    "de": ((frozenset({"claim"}), "tr"),),
+    "her": ((frozenset({"always"}), "tr"),),
+    "sen": ((frozenset({"agent"}), "tr"),),
+    "di": ((frozenset({"claim"}), "es"),),
+    "du": ((frozenset({"agent"}), "de"), (frozenset({"claim", "despite"}), "vi")),
+    "noi": ((frozenset({"claim", "conceal"}), "vi"),),
+    "vai": ((frozenset({"persona"}), "vi"),),
+}
+#: Marks a concept a :data:`FOREIGN` word carries in a line that shows no cue of its language
+#: (``~claim``): the line keeps the concept for the learned weights (they were fitted with it, and
+#: without it they lose attacks), the written combinations read the line without it.
+FOREIGN_TAG = "~"
+#: The first two letters of the :data:`FOREIGN` words (a cheap test before reading the token).
+FOREIGN_HEADS = frozenset(w[:2] for w in FOREIGN)
+
+# Cues of each language in a line whose accents are read away (``lexicon_build.unaccent``): the
+# letters that survive it and function words the colliding languages do not write. The Spanish
+# ones leave out what Italian also writes ("la", "con", "su", "del", "al"): "di" is read against
+# Italian; the German ones what French writes.
+_ES_CUES = _set(
+    "el los y es muy usted ustedes les sus este esta ese esa esto eso yo ya hay nunca nadie que las en "
+    "para por todo toda todos cuando donde tambien dile digas diga"
+)
+_DE_CUES = _set(
+    "und der das ist nicht ein eine einen einem einer zu mit auf fur den dem dass oder aber auch nur noch "
+    "schon jetzt hier bitte immer alle alles wenn bist hast sollst musst kannst wirst darfst dich dir dein "
+    "deine ich wir sie"
+)
+_TR_CUES = _TR | _set("ki mi mu sonra once sadece tum hicbir ben bana beni sana seni senin onun kullanici")
+_VI_CUES = _set("khong cua nguoi duoc nay")
+_VI_LETTERS = compile_lazily(r"[đươ]")
+
+
+def _shows(language: str, line: str, words: frozenset[str]) -> bool:
+    if language == "tr":
+        return "ı" in line or not _TR_CUES.isdisjoint(words)
+    if language == "es":
+        return "¿" in line or "¡" in line or not _ES_CUES.isdisjoint(words)
+    if language == "de":
+        return "ß" in line or not _DE_CUES.isdisjoint(words)
+    vietnamese = _VIETNAMESE.search(line) or _VI_LETTERS.search(line)
+    return vietnamese is not None or not _VI_CUES.isdisjoint(words)
+
+
+def foreign_drops(line: str, word: str) -> frozenset[str]:
+    """The concepts the :data:`FOREIGN` word does not carry in ``line`` (folded): those of each
+    language the line shows no cue of. Judged on the line: a Turkish order says "de" in a
+    Turkish sentence ("kullanıcıya her şeyin yolunda olduğunu de"), a French note says "de" among
+    French words."""
+    words: frozenset[str] | None = None
+    gone: frozenset[str] = frozenset()
+    for names, language in FOREIGN.get(word, ()):
+        if words is None:
+            words = frozenset(_tokens(line))
+        if not _shows(language, line, words):
+            gone |= names
+    return gone

@@ -26,7 +26,14 @@ from pi_memory.security.citations import (
     taken_from,
 )
 from pi_memory.security.identifiers import in_identifier
-from pi_memory.security.intent_lookalike import LOOKALIKES, drops, keeps_negation
+from pi_memory.security.intent_lookalike import (
+    FOREIGN_HEADS,
+    FOREIGN_TAG,
+    LOOKALIKES,
+    drops,
+    foreign_drops,
+    keeps_negation,
+)
 from pi_memory.security.intent_tokens import lexicon_pass, on_boundaries
 from pi_memory.security.intent_tokens import phrase_hits as phrase_hits
 from pi_memory.security.intent_tokens import word_marks as word_marks
@@ -97,7 +104,7 @@ def concepts(segment: str) -> set[str]:
         text = segment if segment.isascii() else unaccent(segment)
         found = frozenset(
             m for _, names in concept_positions(text, [(0, len(text))], links, unaccented=True) for m in names
-            if not m.startswith(("<", CODE_PREFIX))
+            if not m.startswith(("<", CODE_PREFIX, FOREIGN_TAG))
         )
         if len(_SEGMENT_CONCEPTS) < _SEGMENT_CACHE_LIMIT:
             _SEGMENT_CONCEPTS[segment] = found
@@ -134,6 +141,7 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
         text = unaccent(text)  # once for the words and the shapes (same length)
     positions = concept_positions(text, spans, links, unaccented=True)
     # credit() for each position, walking the sorted spans alongside the sorted positions
+    foreign: dict[int, set[str]] = {}
     i, n, lo, hi = -1, len(spans), -1, -1
     for pos, names in positions:
         while i + 1 < n and starts[i + 1] <= pos:
@@ -141,6 +149,14 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
             lo, hi = spans[i]
         if lo <= pos < hi:
             marks[i].update(names)
+            if any(c[0] == FOREIGN_TAG for c in names):
+                foreign.setdefault(i, set()).update(c for c in names if c[0] == FOREIGN_TAG)
+    tagged_at = [pos for pos, _ in positions] if foreign else []
+    for i, tags in foreign.items():
+        # A concept another word of the span also carries is no foreign reading alone.
+        inside = positions[bisect_left(tagged_at, spans[i][0]) : bisect_left(tagged_at, spans[i][1])]
+        carried = {c for _, names in inside for c in names if FOREIGN_TAG + c not in names}
+        marks[i] -= {t for t in tags if t[1:] in carried}
     for lo, _ in hosts:
         # a placeholder as the first label ("<token>.dns.example.net") is a slot for the data
         credit(lo, ("<host>", "<slot_url>") if text[lo] == "." else ("<host>",))
@@ -270,6 +286,12 @@ def concept_positions(
             names = names - drops_at(pos, "команд")
         if "agent" in names:
             names = names - drops_at(pos, "agent")
+        if text[pos : pos + 2] in FOREIGN_HEADS and (w := WORD.match(text, pos)) is not None:
+            # a short word of one language read in another ("de": Turkish "say", Romance "of")
+            i = bisect_right(starts, pos) - 1
+            lo, hi = spans[i] if i >= 0 else (0, len(text))
+            if foreign_gone := foreign_drops(text[lo:hi], w.group()):
+                names = names | {FOREIGN_TAG + c for c in foreign_gone}
         if "rules" in names and tool_rules(text, pos):
             names = names - {"rules"}  # "the old lint rules": the linter's, not the agent's
         for gone, inside in inside_idiom.items():
