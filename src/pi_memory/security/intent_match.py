@@ -271,7 +271,7 @@ def concept_positions(
     in_path = _Covers(paths)
     out: list[tuple[int, frozenset[str]]] = []
     for pos, names in words:
-        if names.isdisjoint(_READ_IN_CONTEXT):
+        if names.isdisjoint(_READ_IN_CONTEXT) and text[pos : pos + 2] not in FOREIGN_HEADS:
             out.append((pos, names))  # most words: nothing below applies to them
             continue
         if paths and not names.isdisjoint(_PLACE_NAMED) and in_path.covers(pos, pos + 1):
