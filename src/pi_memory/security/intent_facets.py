@@ -33,7 +33,7 @@ FACETS: dict[str, dict[str, str]] = {
         "fact": "that the+fact",
         "touser": "to+the+user to+the+users from+the+user with+the+user to+your+user tell+the+user inform+the+user "
         "notify+the+user alert+the+user show+the+user let+the+user to+the+owner from+the+owner tell+the+owner "
-        "to+the+human tell+the+human",
+        "to+the+human tell+the+human keep+the+user keeps+the+user leave+the+user",
         "deixis": "this these",
     },
     "es": {
