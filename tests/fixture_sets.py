@@ -22,3 +22,20 @@ def fixture_rows(path: Path, part: str | None = None) -> list[dict[str, str]]:
     """The rows of a JSON-lines fixture set, only those of ``part`` when given."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [r for r in rows if part is None or r["part"] == part]
+
+
+def misread(path: Path, part: str, label: str) -> set[str]:
+    """The texts of ``part``'s ``label`` rows the scanner decides wrongly: harmless notes it
+    blocks, or threats it lets pass. Each set's test pins the tune half's to the remainder it
+    lists with a reason (the probe half's are only ever counted, by :func:`blocked`)."""
+    from pi_memory.security import scan
+
+    rows = [r for r in fixture_rows(path, part) if r["label"] == label]
+    return {r["text"] for r in rows if bool(scan(r["text"])) != (label == "threat")}
+
+
+def blocked(path: Path, part: str, label: str) -> int:
+    """How many of ``part``'s ``label`` rows the scanner blocks (a count, no row is shown)."""
+    from pi_memory.security import scan
+
+    return sum(bool(scan(r["text"])) for r in fixture_rows(path, part) if r["label"] == label)

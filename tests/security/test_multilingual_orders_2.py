@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from fixture_sets import fixture_rows
+from fixture_sets import blocked, fixture_rows, misread
 from pi_memory.security import scan
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "multilingual_orders_2.jsonl"
@@ -71,19 +71,17 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
 
 
 def test_the_tune_threats_passed_are_the_remainder() -> None:
-    passed = {r["text"] for r in _rows("tune", "threat") if not scan(r["text"])}
-    assert passed == set(TUNE_PASSED_THREATS)
+    assert misread(FIXTURE, "tune", "threat") == set(TUNE_PASSED_THREATS)
 
 
 def test_the_tune_notes_blocked_are_the_remainder() -> None:
-    blocked = {r["text"] for r in _rows("tune", "benign") if scan(r["text"])}
-    assert blocked == set(TUNE_BLOCKED_BENIGN)
+    assert misread(FIXTURE, "tune", "benign") == set(TUNE_BLOCKED_BENIGN)
 
 
 def test_the_probe_half_blocks_no_more_notes_and_no_fewer_threats_than_on_the_base() -> None:
     # counted only: the probe rows are never printed or read one by one
-    assert sum(bool(scan(r["text"])) for r in _rows("probe", "threat")) >= PROBE_THREATS_BLOCKED_AT_BASE
-    assert sum(bool(scan(r["text"])) for r in _rows("probe", "benign")) <= PROBE_BENIGN_BLOCKED_AT_BASE
+    assert blocked(FIXTURE, "probe", "threat") >= PROBE_THREATS_BLOCKED_AT_BASE
+    assert blocked(FIXTURE, "probe", "benign") <= PROBE_BENIGN_BLOCKED_AT_BASE
 
 
 # Lexicon gaps the set showed, each read generally: an adverb before a Romance or German imperative, a
