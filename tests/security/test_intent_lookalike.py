@@ -223,3 +223,13 @@ def test_a_combination_still_holds_with_the_word_in_its_own_sense(line: str) -> 
 )
 def test_orders_in_the_words_own_language_still_block(text: str) -> None:
     assert scan(text), text
+
+
+def test_every_tag_a_line_can_carry_is_among_the_foreign_names() -> None:
+    # the hot paths look for tags by intersecting with FOREIGN_NAMES: a tag outside it would be missed
+    from pi_memory.security.intent_lookalike import FOREIGN, FOREIGN_NAMES
+
+    for word, entries in FOREIGN.items():
+        for names, _language in entries:
+            assert {FOREIGN_TAG + c for c in names} <= FOREIGN_NAMES, word
+    assert all(n.startswith(FOREIGN_TAG) for n in FOREIGN_NAMES)

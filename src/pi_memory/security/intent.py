@@ -40,7 +40,7 @@ from pi_memory.security.combination import Indexed, compile_spec, first_holding,
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
-from pi_memory.security.intent_lookalike import FOREIGN_TAG
+from pi_memory.security.intent_lookalike import FOREIGN_NAMES, FOREIGN_TAG
 from pi_memory.security.intent_match import concepts, forget_segments, span_marks
 from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
 from pi_memory.security.intent_segments import MAX_SEGMENTS, SEGMENT_CHARS, segments, sentence_spans
@@ -186,7 +186,7 @@ def _combination(marks: AbstractSet[str], discount: float = 0.0) -> IntentHit | 
 
     if marks & COMBINATION_VETO and discount >= REPORT_DISCOUNT:
         return None
-    if any(m[0] == FOREIGN_TAG for m in marks):
+    if not marks.isdisjoint(FOREIGN_NAMES):
         # A word read in another language's sense (``intent_lookalike.FOREIGN``): not here.
         marks = {m for m in marks if m[0] != FOREIGN_TAG} - {m[1:] for m in marks if m[0] == FOREIGN_TAG}
     i = first_holding(_combination_index(), marks)

@@ -193,6 +193,8 @@ FOREIGN: dict[str, tuple[tuple[frozenset[str], str], ...]] = {
 FOREIGN_TAG = "~"
 #: The first two letters of the :data:`FOREIGN` words (a cheap test before reading the token).
 FOREIGN_HEADS = frozenset(w[:2] for w in FOREIGN)
+#: Every tagged name a line can carry: hot paths test for them by one set operation.
+FOREIGN_NAMES = frozenset(FOREIGN_TAG + c for entries in FOREIGN.values() for names, _ in entries for c in names)
 
 # Cues of each language in a line whose accents are read away (``lexicon_build.unaccent``): the
 # letters that survive it and function words the colliding languages do not write. The Spanish

@@ -28,6 +28,7 @@ from pi_memory.security.citations import (
 from pi_memory.security.identifiers import in_identifier
 from pi_memory.security.intent_lookalike import (
     FOREIGN_HEADS,
+    FOREIGN_NAMES,
     FOREIGN_TAG,
     LOOKALIKES,
     drops,
@@ -149,8 +150,8 @@ def span_marks(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
             lo, hi = spans[i]
         if lo <= pos < hi:
             marks[i].update(names)
-            if any(c[0] == FOREIGN_TAG for c in names):
-                foreign.setdefault(i, set()).update(c for c in names if c[0] == FOREIGN_TAG)
+            if not names.isdisjoint(FOREIGN_NAMES):
+                foreign.setdefault(i, set()).update(names & FOREIGN_NAMES)
     tagged_at = [pos for pos, _ in positions] if foreign else []
     for i, tags in foreign.items():
         # A concept another word of the span also carries is no foreign reading alone.
