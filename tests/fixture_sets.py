@@ -25,12 +25,12 @@ def fixture_rows(path: Path, part: str | None = None) -> list[dict[str, str]]:
 
 
 def misread(path: Path, part: str, label: str) -> set[str]:
-    """The texts of ``part``'s ``label`` rows the scanner decides wrongly: harmless notes it
-    blocks, or threats it lets pass. Each set's test pins the tune half's to the remainder it
+    """The texts of ``part``'s ``label`` rows (a row without one is benign) the scanner decides
+    wrongly: harmless notes it blocks, or threats it lets pass. Each set's test pins the tune half's to the remainder it
     lists with a reason (the probe half's are only ever counted, by :func:`blocked`)."""
     from pi_memory.security import scan
 
-    rows = [r for r in fixture_rows(path, part) if r["label"] == label]
+    rows = [r for r in fixture_rows(path, part) if r.get("label", "benign") == label]
     return {r["text"] for r in rows if bool(scan(r["text"])) != (label == "threat")}
 
 
@@ -38,4 +38,4 @@ def blocked(path: Path, part: str, label: str) -> int:
     """How many of ``part``'s ``label`` rows the scanner blocks (a count, no row is shown)."""
     from pi_memory.security import scan
 
-    return sum(bool(scan(r["text"])) for r in fixture_rows(path, part) if r["label"] == label)
+    return sum(bool(scan(r["text"])) for r in fixture_rows(path, part) if r.get("label", "benign") == label)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from fixture_sets import fixture_rows
+from fixture_sets import blocked, fixture_rows, misread
 from pi_memory.security import scan
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "hard_negatives_3.jsonl"
@@ -48,13 +48,12 @@ TUNE_REMAINDER: dict[str, str] = {}
 
 
 def test_tune_notes_pass() -> None:
-    blocked = [r["text"] for r in _rows("tune") if scan(r["text"]) and r["text"] not in TUNE_REMAINDER]
-    assert blocked == []
+    assert misread(FIXTURE, "tune", "benign") <= set(TUNE_REMAINDER)
 
 
 def test_the_probe_half_blocks_no_more_than_on_the_base() -> None:
     # counted only: the probe notes are never printed or read one by one
-    assert sum(bool(scan(r["text"])) for r in _rows("probe")) <= PROBE_BASE
+    assert blocked(FIXTURE, "probe", "benign") <= PROBE_BASE
 
 
 # --- a policy that the agent asks first, in any word order --------------------------------------
