@@ -104,16 +104,18 @@ _ROT13_HINT = re.compile(r"rot[ -]?13|caesar")
 _MAX_BLOBS = 8
 
 
-def fold(text: str, confusables: bool = True) -> str:
+def fold(text: str, confusables: bool = True, ignorables: bool = True) -> str:
     """The canonical matching form: ignorables stripped, NFKC, confusables folded, casefolded.
 
     ``confusables=False`` keeps every script as written (the intent layer reads Russian words
-    such as ``не`` as Russian, not as the Latin look-alike ``he``)."""
+    such as ``не`` as Russian, not as the Latin look-alike ``he``). ``ignorables=False``: the
+    caller knows the text holds none (:func:`may_hold_ignorable`), so that pass is skipped."""
     if text.isascii():
         if _ASCII_CONTROLS.search(text) is not None:
             text = _ASCII_CONTROLS.sub("", text)
         return text.lower()
-    text = _IGNORABLE.sub("", text)  # one pass: a search first only pays when most texts have none
+    if ignorables:
+        text = _IGNORABLE.sub("", text)  # one pass: a search first only pays when most texts have none
     if _HAS_QUOTES.search(text) is not None:
         text = text.translate(_QUOTES)
     text = nfkc(text).casefold()
@@ -136,13 +138,14 @@ def nfkc(text: str) -> str:
     )
 
 
-def fold_both(text: str) -> tuple[str, str]:
+def fold_both(text: str, ignorables: bool = True) -> tuple[str, str]:
     """``(fold(text), fold(text, confusables=False))`` in one pass: the look-alike step is the
-    last one, so it runs on the script-keeping fold (NFKC and casefold run once)."""
+    last one, so it runs on the script-keeping fold (NFKC and casefold run once).
+    ``ignorables`` as in :func:`fold`."""
     if text.isascii():
         folded = fold(text)
         return folded, folded
-    plain = fold(text, confusables=False)
+    plain = fold(text, confusables=False, ignorables=ignorables)
     if _HAS_FOLDABLE.search(plain) is None:
         return plain, plain
     return _fold_mixed_tokens(plain), plain
@@ -193,6 +196,14 @@ def has_control_chars(text: str) -> bool:
 def has_ignorable(text: str) -> bool:
     """Would :func:`fold` strip anything (so offsets in the folded text no longer line up)?"""
     return _IGNORABLE.search(text) is not None
+
+
+def may_hold_ignorable(text: str, suspect: bool) -> bool:
+    """:func:`has_ignorable` for a text whose suspect code points were looked for already
+    (``unicode_rules.inspect``; ``suspect``: it found one): every ignorable but the soft hyphen
+    is suspect, so a text without either needs no second pass (``False`` is exact, ``True`` may
+    be a false alarm)."""
+    return suspect or "\u00ad" in text
 
 
 def layout_view(folded: str) -> str | None:

@@ -109,14 +109,16 @@ def _scan(text: str, level: int, counter: list[int] | None, with_intent: bool = 
     text = text[:MAX_SCAN_CHARS]
     findings: list[Finding] = []
     payloads: list[tuple[str, str]] = []
+    stripped = True  # might the fold strip ignorables? (one pass over the text less when not)
     if not text.isascii() or normalize.has_control_chars(text):
         report = unicode_rules.inspect(text)
         findings.extend(
             Finding(f.id, "invisible_unicode", f.start, f.end, f.sub_id, "raw") for f in report.findings
         )
         payloads = report.payloads
-    folded, plain = normalize.fold_both(text)
-    exact = len(folded) == len(text) and (text.isascii() or not normalize.has_ignorable(text))
+        stripped = normalize.may_hold_ignorable(text, report.suspect)
+    folded, plain = normalize.fold_both(text, ignorables=stripped)
+    exact = len(folded) == len(text) and (text.isascii() or not (stripped and normalize.has_ignorable(text)))
     rule_hits = _rule_findings(text, folded, _views(text, folded, exact, payloads), level, counter)
     findings.extend(rule_hits)
     if with_intent and level >= STRICT and not rule_hits:

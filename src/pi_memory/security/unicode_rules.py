@@ -104,6 +104,9 @@ class UnicodeReport:
 
     findings: list[CodePointFinding] = field(default_factory=list)
     payloads: list[tuple[str, str]] = field(default_factory=list)  # (view name, decoded text)
+    #: Some suspect code point occurs, allowed or not. Without one (and without a soft hyphen)
+    #: the text holds nothing ``normalize.fold`` strips, so the fold can skip that pass.
+    suspect: bool = False
 
 
 def inspect(text: str) -> UnicodeReport:
@@ -112,6 +115,7 @@ def inspect(text: str) -> UnicodeReport:
     first = _SUSPECT.search(text)
     if first is None:
         return report
+    report.suspect = True
     ctx = _Context(text)
     seen: set[int] = set()
     longest = 0
