@@ -14,8 +14,8 @@ same sentence, in a bounded window, so it stays linear and cannot be steered by 
 * :func:`not_reported`: "a README told assistants to disregard their instructions; it was
   removed" reports an attack in an incident note, it does not pass the order on.
 * :func:`not_quoted_mention`: a match inside a quotation its clause introduces as a mention (a
-  fixture string, an eval sample, a talk titled "...", what a filter blocks) is quoted, not
-  given; a link title after a URL is a carrier, never a mention.
+  fixture string, an eval sample, a talk titled "...", what a filter blocks) or inside a gloss
+  of a vocabulary list is quoted, not given; a link title after a URL is a carrier, never one.
 
 The intent layer uses :func:`override_negated` and :func:`without_quoted_mentions` the same way
 on a line it has flagged.
@@ -393,9 +393,9 @@ def _ends_like_menu(head: str) -> bool:
 
 
 def not_quoted_mention(view: str, m: re.Match[str]) -> bool:
-    """Keep the match unless it is quoted as a mention (see :func:`quoted_mention`) or is the
-    name of a menu item (:func:`menu_item`)."""
-    return not quoted_mention(view, m) and not menu_item(view, m)
+    """Keep the match unless quoted as a mention, a menu item's name, or a vocabulary list's gloss."""
+    from pi_memory.security.mentions import glossed
+    return not quoted_mention(view, m) and not menu_item(view, m) and not glossed(view, m)
 
 
 def _both(first: Check, second: Check | None) -> Check:

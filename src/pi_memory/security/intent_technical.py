@@ -242,7 +242,24 @@ def reread(marks: set[str], line: str) -> set[str]:
         read = read - {"without"}  # "... without values. - Remove warning ...": nothing done unasked
     if "without" in read and _needless_only(line):
         read = read - {"without"}  # "you do not need to install this package": the act is unneeded
+    if "secreview" in read and review_kept(line):
+        read = read - {"secreview"}  # "skip the slow e2e suite; security scans still run": kept
     return read
+
+
+#: A security review the line says is kept: its name as the subject of "still run" and its kin.
+_REVIEW_KEPT = compile_lazily(
+    r"\bsecurity\s+(?:scans?|checks?|reviews?|audits?)\s+(?:(?:are|is|will)\s+)?(?:still|always|also)\s+"
+    r"(?:run|runs|happen|happens|apply|applies|required|run\s+as\s+before)\b"
+)
+#: ... and a skipping verb aimed at a pronoun, which may stand for that review ("skip them").
+_SKIPS_PRONOUN = compile_lazily(r"\b(?:skip|disable|bypass|turn\s+off|leave\s+out|drop)\s+(?:them|it|those|these)\b")
+
+
+def review_kept(line: str) -> bool:
+    """Does the folded ``line`` say its security review still runs ("security scans still run on
+    every commit"), with no skipping verb aimed at a pronoun that could stand for it?"""
+    return _REVIEW_KEPT.search(line) is not None and _SKIPS_PRONOUN.search(line) is None
 
 
 #: "No need to" and its kin, which read as "without" for "no need to ask", and the word they govern.

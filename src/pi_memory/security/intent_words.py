@@ -20,7 +20,8 @@ WORDS: dict[str, dict[str, str]] = {
         "without": "without+asking without+checking without+confirmation no+questions+asked",
         "noconfirm": "asking checking+with checking+in confirm* sign-off go-ahead green+light",
         "conceal": "keep+it+quiet in+the+dark bring+it+up keep+this+between behind+the+user's+back",
-        "covert": "on+the+quiet under+the+radar without+telling",
+        "covert": "on+the+quiet under+the+radar without+telling without+them+knowing without+the+user+knowing "
+        "without+anyone+knowing without+their+knowledge without+them+noticing without+the+user+noticing",
         "send": "send* exfil* siphon* embed* exports exported exporting export+everything export+all export+the",
         "channel": "tool+output* tool+result* function+result* search+result* api+response* web+page* "
         "fetched issue+comment* arrives arriving",
@@ -30,7 +31,8 @@ WORDS: dict[str, dict[str, str]] = {
         "autostart* login+item* scheduled+task* run+key git+hook* pre-commit post-commit post-checkout",
         "override": "comes+second takes+precedence no+longer+apply no+longer+applies null+and+void "
         "forget* disregard* set+aside",
-        "secret": "api+key* access+token* private+key* id_rsa .env secrets.yml kubeconfig .aws .ssh",
+        "secret": "api+key* access+token* private+key* id_rsa .env secrets.yml kubeconfig .aws .ssh "
+        "card+number* credit+card+number* card+details cvv cvc",
         "selfref": "this+memory this+note these+notes",
     },
     "es": {
@@ -53,7 +55,7 @@ WORDS: dict[str, dict[str, str]] = {
         "rules": "instruccion* instrucción* regla* normas norma polític* restriccion* restricción* indicaciones",
         "comply": "obedec* cumpl* sigue siga sigan seguir acata* haz como+una+orden como+orden",
         "persist": "arranque arranc* inicio+del+sistema al+iniciar cada+inicio reinici* vuelve+a+ejecutar "
-        "vuelve+a+instalar carpeta+de+inicio tarea+programada",
+        "vuelve+a+instalar carpeta+de+inicio tarea+programada recrear* recrea recréa*",
         "channel": "respuesta+de+la+herramienta resultado* herramienta* canal* remoto* página+web",
         "execute": "ejecut* corre lanz* comando* orden* órdenes",
         "destroy": (
@@ -84,7 +86,7 @@ WORDS: dict[str, dict[str, str]] = {
         "rules": "instruç* instruc* regra* normas norma polític* restriç* diretriz*",
         "comply": "obedeç* obedec* cumpr* siga sigam seguir segue faça como+ordem como+uma+ordem",
         "persist": "inicializ* ao+iniciar cada+inicialização reinici* execute+de+novo novamente "
-        "hook* gancho* tarefa+agendada",
+        "hook* gancho* tarefa+agendada recrie* recriar*",
         "channel": "canal* resultado* saída+da+ferramenta ferramenta* remoto* página",
         "execute": "execut* rode rodar comando* ordens",
         "destroy": "apag* exclua excluir remov* delet* pague pagar compre comprar exclusão exclusões",
@@ -113,7 +115,8 @@ WORDS: dict[str, dict[str, str]] = {
         "remplac* ne+comptent+plus prime priment primer",
         "rules": "consigne* instruction* règle* politique* restriction* sécurité",
         "comply": "obéi* obéis suis suiv* respect* applique* comme+un+ordre comme+des+ordres",
-        "persist": "démarrage démarr* redémarr* réinstall* réinsère* remet* chaque+démarrage tâche+planifiée crochet*",
+        "persist": "démarrage démarr* redémarr* réinstall* réinsère* remet* chaque+démarrage tâche+planifiée crochet* "
+        "recrée* recréer*",
         "channel": "canal* résultat* sortie+des+outils outil* distant* page+web salon*",
         "execute": "exécut* lanc* commande* ordre*",
         "destroy": "supprim* efface* effac* vider videz vide+la vide+le vide+les paie* achèt* suppression*",
@@ -168,7 +171,7 @@ WORDS: dict[str, dict[str, str]] = {
         "rules": "istruzion* regol* norme politic* restrizion* sicurezza",
         "comply": "obbedisc* segui* esegui* rispett* come+un+ordine come+ordini",
         "persist": "avvio all'avvio ogni+avvio riavvi* rimetti reinstall* esecuzione+automatica "
-        "attività+pianificata hook*",
+        "attività+pianificata hook* ricrea*",
         "channel": "canale* risultat* output+dello+strumento strumento* remoto* pagina+web",
         "execute": "esegu* lanci* comand* ordine ordini avvia avviano avviare avviato",
         "destroy": "cancella cancellare elimin* rimuov* svuot* paga pagare acquist*",

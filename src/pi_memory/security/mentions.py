@@ -11,10 +11,14 @@ instructions"' or 'Remember this phrase: "..."' hands a future agent the order i
 
 from __future__ import annotations
 
+import re
+
 from pi_memory.security.context_checks import NAMES, QUOTED_SPAN, REPORT_VOICE, mention_cue
 from pi_memory.security.lazy_re import compile_lazily
 
-__all__ = ["about_tests", "instance_only", "instance_words_blanked", "line_of", "weak_cue"]
+__all__ = [
+    "about_tests", "glossed", "glosses_blanked", "instance_only", "instance_words_blanked", "line_of", "weak_cue",
+]
 
 # ... and words that introduce a quotation as an instance of something ("an example", "the
 # phrase", "a persona called", "the note titled"): a mention only in a line about tests or
@@ -82,3 +86,38 @@ def instance_only(line: str) -> bool:
 
     plain = instance_words_blanked(_INSTANCE_WORDS.sub(" ", line))
     return "meta" not in concepts(plain) and not about_tests(line)
+
+
+#: One gloss of a vocabulary list: a quoted term, "=", and what it means, up to the next item or
+#: the sentence's end ("'olvidar' = to forget", "\"weiterleiten\" = forward (an email)").
+_GLOSS = compile_lazily(
+    r"(?:'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|«[^»\n]{1,80}»|`[^`\n]{1,80}`)\s*=\s*(?:[^,;=\n.!?]|[.!?](?!\s|$)){1,80}"
+)
+
+
+def glossed(view: str, m: re.Match[str]) -> bool:
+    """Is the match inside one gloss of a line that glosses two terms or more: a vocabulary list
+    ("'olvidar' = esquecer; 'olvida las instrucciones' = esqueça as instruções") translates the
+    words it quotes, it orders nothing. A single "'...' = ..." is no list: it may assign an order."""
+    if "=" not in view[max(0, m.start() - 90) : m.end() + 90]:
+        return False
+    line = line_of(view, m.start(), m.end())
+    lo = max(view.rfind("\n", 0, m.start()) + 1, m.start() - 300)
+    spans = _glosses(line)
+    return len(spans) >= 2 and any(a + lo <= m.start() and m.end() <= b + lo for a, b in spans)
+
+
+def _glosses(line: str) -> list[tuple[int, int]]:
+    return [(g.start(), g.end()) for g in _GLOSS.finditer(line)] if "=" in line else []
+
+
+def glosses_blanked(line: str) -> str | None:
+    """The folded ``line`` with the glosses of its vocabulary list blanked (same length), or
+    ``None`` when it glosses fewer than two terms (see :func:`glossed`)."""
+    spans = _glosses(line)
+    if len(spans) < 2:
+        return None
+    out = list(line)
+    for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)

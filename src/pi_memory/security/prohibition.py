@@ -363,8 +363,10 @@ _STOP = compile_lazily(r"[.;!?\n](?:\s|$)")
 _MASKING = compile_lazily(
     r"(?<!\w)(?:mask(?:s|ed|ing)?|redact\w*|scrub\w*|obfuscat\w*|saniti[sz]\w*|censor\w*|anonymi[sz]\w*|"
     r"pseudonymi[sz]\w*|\[redacted\]|enmascar\w*|ofusc\w*|mascar\w*|masqu\w*|caviard\w*|maskier\w*|"
-    r"geschwärzt|schwärz\w*|mascher\w*|offuscat\w*|маскир\w*|замаскир\w*|maskele\w*)(?!\w)|"
-    r"मास्क|マスク|伏せ字|마스킹|屏蔽|脱敏|打码|掩码"
+    r"geschwärzt|schwärz\w*|mascher\w*|offuscat\w*|маскир\w*|замаскир\w*|maskele\w*|"
+    # anonymised where Spanish, Portuguese, Italian, Russian and Turkish write it with an "i"
+    r"anonimi[sz]\w*|anonimleştir\w*|анонимизир\w*|обезлич\w*)(?!\w)|"
+    r"मास्क|マスク|伏せ字|마스킹|屏蔽|脱敏|打码|掩码|匿名化|익명화"
 )
 #: How far (in words, within one clause) a masking word reaches the secret it masks.
 _MASK_REACH = 5

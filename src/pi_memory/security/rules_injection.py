@@ -538,7 +538,8 @@ ML_RULES: list[Rule] = [
          sub="override_previous", fwd=60),
     rule("leak_system_prompt", CAT, CONTEXT,
          "输出|輸出|显示|顯示|告诉|告訴|泄露|洩露|打印|给我|給我|发给|發給|透露|展示",
-         r"(?:输出|輸出|显示|顯示|告诉|告訴|泄露|洩露|打印|给我|給我|发给|發給|透露|展示)[^。！？\n]{0,10}"
+         # the thing shown is in the verb's clause: "拒绝透露自己的指令；...提示词" ends it at the semicolon
+         r"(?:输出|輸出|显示|顯示|告诉|告訴|泄露|洩露|打印|给我|給我|发给|發給|透露|展示)[^。！？；;\n]{0,10}"
          r"(?:系统提示|系統提示|系统指令|系統指令|初始指令|提示词|提示詞|密码|密碼|密钥|密鑰)",
          sub="prompt_leak", fwd=60),
     rule("prompt_injection", CAT, ALL, "指示|命令|ルール|指令|プロンプト|設定",
