@@ -16,7 +16,7 @@ installed versions, so the report names them (``sources``) and a figure compares
 only on one install::
 
     .venv/bin/python bench/wild_text.py [--show] [--unseen SITE_PACKAGES] [--locomo DIR]
-        [--no-code] [--harness PATH] [--out bench/results/wild_text.json]
+        [--no-code] [--no-config] [--harness PATH] [--out bench/results/wild_text.json]
 
 ``--unseen`` also counts, as a whole and never shown, the paragraphs of the packages installed in
 another environment and not in this one (the Chroma server's venv that the tests use, say):
@@ -36,6 +36,14 @@ reported as their own rows (``code_tune``, ``code_probe``). Real code is full of
 "api_key", "override", "run in a thread", and none of it is an attack. With ``--unseen``, the
 code of the packages installed only there is counted too (``unseen_code``), never shown.
 
+``--config`` (on by default; ``--no-config`` skips it) adds the other files an agent reads and stores
+beside code: configuration and scripts (``*.toml``, ``*.cfg``, ``*.ini``, ``*.yaml``/``*.yml``, ``*.sh``,
+JSON files under ``CONFIG_JSON_MAX`` bytes, Makefiles, Dockerfiles and shell scripts without a suffix),
+those of every installed distribution, of the Node peers and of this repository's own tree (not its fixtures,
+which are attacks on purpose, nor its measured results, which quote the corpora), cut and capped as
+the code is, halved by the same hash and reported as their own rows (``config_tune``,
+``config_probe``; with ``--unseen``, ``unseen_config``).
+
 Prints JSON: paragraphs per half, and per half the flagged ones by layer (rules, intent) and by
 finding id; beside them, in the same run, how many the hermes pattern list (strict) flags, when
 the shared evaluation harness is there (``--harness``).
@@ -46,6 +54,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import sys
 from collections import Counter
@@ -71,6 +80,17 @@ CODE_DISTS = (
     "mcp", "pydantic", "pydantic-settings", "starlette", "click", "typer", "rich", "tenacity", "jsonschema",
 )
 CODE_CAP = 150  # chunks per package, so that one large SDK does not make the figure alone
+#: What configuration and scripts look like by name: their suffixes, and the names of suffix-less ones.
+CONFIG_SUFFIXES = (".toml", ".cfg", ".ini", ".yaml", ".yml", ".sh", ".json")
+CONFIG_NAMES = ("Makefile", "GNUmakefile", "makefile", "Dockerfile", "Containerfile", "Justfile", "justfile",
+                "Procfile")
+CONFIG_JSON_MAX = 32_000  # a larger JSON file is data (a tokenizer, a lock file, a schema dump), not settings
+_SHELLS = (b"#!/bin/sh", b"#!/bin/bash", b"#!/usr/bin/env sh", b"#!/usr/bin/env bash", b"#!/bin/zsh")
+#: Parts of this repository's tree that are not its configuration: attacks kept as test data, measured
+#: results that quote the corpora, and what tools and installs leave behind.
+_REPO_SKIP = frozenset({".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache",
+                        ".pytest_cache", ".hypothesis", ".cache", "build", "dist"})
+_REPO_SKIP_PATHS = ("tests/fixtures", "bench/results", "bench/scratch")
 _BREAK = re.compile(r"\n[ \t]*\n")
 _MARKUP_START = ("|", "```", "<", "!", "[!", "#", "..", "---", "===")
 
@@ -188,6 +208,107 @@ def code_rows(site: Path | None = None, known: frozenset[str] = frozenset()) -> 
     return rows
 
 
+def _is_config(path: Path) -> bool:
+    """Whether ``path`` names a configuration file or a script by its name, or, without a suffix, by a
+    shell's ``#!`` line; a JSON file only when small enough to be settings."""
+    name = path.name
+    if path.suffix in CONFIG_SUFFIXES:
+        return path.suffix != ".json" or _size(path) <= CONFIG_JSON_MAX
+    if name in CONFIG_NAMES or name.startswith(("Dockerfile.", "Makefile.")) or name.endswith(".mk"):
+        return True
+    if path.suffix:
+        return False
+    try:
+        with path.open("rb") as handle:
+            return handle.read(24).startswith(_SHELLS)
+    except OSError:
+        return False
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return CONFIG_JSON_MAX + 1
+
+
+def _config_chunks(paths: list[Path]) -> list[str]:
+    """The ~2 KB chunks of the configuration files among ``paths`` (in the order given), cut as the
+    code is, at most ``CODE_CAP`` of them at an even stride."""
+    from scan_bench import chunk
+
+    found: list[str] = []
+    for path in paths:
+        if not path.is_file() or not _is_config(path):
+            continue
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        pieces = (piece.rstrip().lstrip("\n") for piece in chunk(text))
+        found.extend(c for c in pieces if len(c.strip()) >= MIN_CHARS)
+    step = -(-len(found) // CODE_CAP) if found else 1
+    return found[::step]
+
+
+def _tree_files(root: Path, skip_paths: tuple[str, ...] = ()) -> list[Path]:
+    """The files under ``root``, sorted, without the folders of ``_REPO_SKIP`` and ``skip_paths``."""
+    files: list[Path] = []
+    for folder, subdirs, names in os.walk(root):
+        rel = Path(folder).relative_to(root).as_posix()
+        subdirs[:] = [d for d in subdirs if d not in _REPO_SKIP and os.path.normpath(f"{rel}/{d}") not in skip_paths]
+        files.extend(Path(folder) / name for name in names)
+    return sorted(files)
+
+
+def _node_groups(modules: Path) -> list[tuple[str, list[Path]]]:
+    """``(source, files)`` for each Node peer package under ``modules`` (a scope's packages one by one)."""
+    groups: list[tuple[str, list[Path]]] = []
+    for top in sorted(modules.iterdir()):
+        if top.name.startswith(".") or not top.is_dir():
+            continue
+        for package in sorted(top.iterdir()) if top.name.startswith("@") else [top]:
+            if package.is_dir():
+                groups.append((f"npm:{package.relative_to(modules).as_posix()}", _tree_files(package)))
+    return groups
+
+
+def _installed() -> dict[str, metadata.Distribution]:
+    """The distributions installed here, by normalised name."""
+    return {_name(d): d for d in metadata.distributions()}
+
+
+def config_rows(site: Path | None = None, known: frozenset[str] = frozenset(), root: Path | None = None) -> list[_Row]:
+    """``(part, chunk, source)`` for the configuration files and scripts of every distribution installed
+    here, of the Node peers and of the repository at ``root``, each chunk once and none of ``known``;
+    with ``site``, of every distribution installed there and not here (and none of the others).
+    ``root`` is this repository unless given."""
+    root = ROOT if root is None else root
+    here = _installed()
+    if site is None:
+        dists = [here[name] for name in sorted(here)]
+    else:
+        there = {_name(d): d for d in metadata.distributions(path=[str(site)])}
+        dists = [there[name] for name in sorted(there) if name not in here]
+    groups: list[tuple[str, list[Path]]] = []
+    for dist in dists:
+        files = sorted(str(f) for f in dist.files or () if ".dist-info/" not in str(f) and ".egg-info/" not in str(f))
+        groups.append((f"cfg:{dist.metadata['Name']}=={dist.version}",
+                       [Path(str(dist.locate_file(f))) for f in files]))
+    if site is None and NODE_MODULES.is_dir():
+        groups.extend(_node_groups(NODE_MODULES))
+    if site is None and root.is_dir():
+        groups.append((f"repo:{root.name}", _tree_files(root, _REPO_SKIP_PATHS)))
+    seen = set(known)
+    rows: list[_Row] = []
+    for source, paths in groups:
+        for piece in _config_chunks(paths):
+            if piece not in seen:
+                seen.add(piece)
+                rows.append((_part(piece), piece, source))
+    return rows
+
+
 def corpus_by_source(site: Path | None = None) -> list[tuple[str, str, str]]:
     """``(part, paragraph, source)`` for each paragraph once (at its first source); with ``site``,
     the paragraphs of the packages only installed there that this environment's corpus lacks."""
@@ -259,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the LoCoMo conversations whose dialogue turns are a second source (skipped when absent)")
     ap.add_argument("--code", action=argparse.BooleanOptionalAction, default=True,
                     help="add the installed packages' Python source in ~2 KB chunks as rows of their own")
+    ap.add_argument("--config", action=argparse.BooleanOptionalAction, default=True,
+                    help="add configuration files and scripts (installed packages', this repository's) as rows")
     ap.add_argument("--harness", type=Path, default=SHARED / "bench" / "threats" / "threat_eval.py",
                     help="the evaluation harness whose hermes pattern list is the peer (skipped when absent)")
     args = ap.parse_args(argv)
@@ -288,13 +411,23 @@ def main(argv: list[str] | None = None) -> int:
         for part in ("tune", "probe"):
             mine = [c for q, c, _ in code if q == part]
             report[f"code_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
+    config = config_rows() if args.config else []
+    if config:
+        report["config_sources"] = sorted({source for _, _, source in config})
+        for part in ("tune", "probe"):
+            mine = [c for q, c, _ in config if q == part]
+            report[f"config_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
     if args.unseen is not None:
         report["unseen"] = _unseen(scan, hermes, args.unseen, _read(args.unseen, frozenset(p for _, p, _ in rows))[0])
         if args.code:
             unseen_code = code_rows(args.unseen, frozenset(c for _, c, _ in code))
             report["unseen_code"] = _unseen(scan, hermes, args.unseen, unseen_code)
+        if args.config:
+            unseen_config = config_rows(args.unseen, frozenset(c for _, c, _ in config))
+            report["unseen_config"] = _unseen(scan, hermes, args.unseen, unseen_config)
     text = json.dumps(report, indent=2)
-    print(json.dumps({k: v for k, v in report.items() if k not in ("source_list", "code_sources")}, indent=2))
+    lists = ("source_list", "code_sources", "config_sources")
+    print(json.dumps({k: v for k, v in report.items() if k not in lists}, indent=2))
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")
     return 0

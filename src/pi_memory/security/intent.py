@@ -325,8 +325,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
     test string, a title) and neutralised override verbs ("notes never override the rules"); and
     cleared when it keeps the user's own topic quiet at their request, gives the user (not the
     agent) a persona, or records the user's own setup. Only flagged lines pay for this."""
-    # "# type: ignore[...]" speaks to a checker, "'olvidar' = to forget; ..." translates
-    bare = intent_technical.without_pragmas(folded[lo:hi]) or mentions.glosses_blanked(folded[lo:hi])
+    # a checker's pragma, the syntax of a config entry, "'olvidar' = to forget; ..." glosses
+    bare = intent_technical.bare_line(folded[lo:hi]) or mentions.glosses_blanked(folded[lo:hi])
     read = marks if bare is None else span_marks(bare, [(0, len(bare))])[0]
     if "<quoted>" in read or "<code>" in read or "'" in folded[lo:hi]:  # '...' is no shape: apostrophes
         plain = context_checks.without_quoted_mentions(bare or folded[lo:hi])

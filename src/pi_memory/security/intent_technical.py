@@ -200,6 +200,33 @@ def without_pragmas(line: str) -> str | None:
     return None if start == end else line[:start] + " " * (len(line) - start)
 
 
+#: A configuration entry whose value is one string: a JSON member or array item
+#: (``"main": "index.js",``, ``"scripts/postinstall.js",``) or a quoted YAML scalar (``- "make test"``,
+#: ``name: "ci"``); its field's name when shaped as one (a key of words is read as words).
+_ENTRY = compile_lazily(r'(\s*(?:-\s+)?(?:"[\w.@/$:-]*"\s*:\s*|[\w.@/$-]+\s*:\s+)?)"((?:[^"\\\n]|\\.)*)"(\s*,?\s*)')
+
+
+def entry_value(line: str) -> str | None:
+    """The folded ``line`` with the syntax of a configuration entry blanked (same length): its
+    field's name and the quotes around its one string value; ``None`` when the line is no such entry.
+    The quotes of JSON and YAML are the format's, not a quotation (a package manifest quotes every
+    description, path and script), and a field's name ("postinstall", "bin") names a slot of the
+    file; the value is still read, so an order to the agent written in a value still is."""
+    m = _ENTRY.fullmatch(line)
+    if m is None:
+        return None
+    return " " * (len(m.group(1)) + 1) + m.group(2) + " " * (len(m.group(3)) + 1)
+
+
+def bare_line(line: str) -> str | None:
+    """The folded ``line`` without what speaks to a tool rather than the agent (same length): the
+    pragmas that end it (:func:`without_pragmas`) and a configuration entry's syntax
+    (:func:`entry_value`); ``None`` when it has neither."""
+    bare = without_pragmas(line)
+    value = entry_value(line if bare is None else bare)
+    return bare if value is None else value
+
+
 def send_supposed(line: str) -> bool:
     """Is every send word of the folded ``line`` the participle "sent" inside a condition's clause
     naming no place ("a credential ... may omit it; if sent, it must match that workspace"): a
