@@ -18,6 +18,9 @@ READMEs, all harmless) as benign rows, one source group per package, so cross-va
 each package's paragraphs with weights that never saw that package. The ``probe`` half is never
 read. Without it the weights learn "benign" only from the corpora's ~330 notes, and real
 documentation, full of URLs, keys, "send" and "override", is flagged far more often.
+``--wild-kinds readme,locomo,code`` also adds the tune halves of the LoCoMo chat turns (one
+group) and of the packages' source chunks (a group per package). The dev CV lines are printed
+for both corpora together and for each corpus.
 
 Deterministic: fixed feature order, full-batch gradient descent from zeros, no randomness.
 """
@@ -50,6 +53,8 @@ TARGET_HARD_NEG_FP = 0.025
 FOLDS = 5
 WILD_CATEGORY = "benign_wild"
 WILD_SHARE = 1.0
+#: The kinds of real text ``--wild`` can add: package READMEs, LoCoMo chat turns, package source.
+WILD_KINDS = ("readme", "locomo", "code")
 #: The corpus category each fixture ``kind`` of attack is (the corpora's ``category`` values):
 #: overriding the rules, acting without confirmation, hiding from the user, misreporting and
 #: skipping reviews are prompt injection; a persona or a forged tool result rewriting the
@@ -78,6 +83,7 @@ FIXTURES = HERE.parent / "tests" / "fixtures" / "security"
 #: ``--extra`` sets these to its own flags.
 SHIPPED_EXTRA: tuple[str, ...] = ()
 SHIPPED_WILD = False
+SHIPPED_WILD_KINDS: tuple[str, ...] = ("readme",)
 SHIPPED_WILD_SHARE = 1.0
 SHIPPED_L2 = L2
 SHIPPED_EXTRA_WEIGHT = 1.0
@@ -113,19 +119,28 @@ def extra_rows(path: Path) -> list[dict[str, str]]:
     return out
 
 
-def wild_rows() -> list[dict[str, str]]:
-    """The ``tune`` half of ``wild_text``'s paragraphs as benign rows, grouped by the package they
-    come from (the ``probe`` half is never kept)."""
+def wild_rows(kinds: Sequence[str] = ("readme",)) -> list[dict[str, str]]:
+    """The ``tune`` half of ``wild_text``'s real text of each of ``kinds`` (``WILD_KINDS``) as
+    benign rows (the ``probe`` half is never kept): README paragraphs and source chunks grouped by
+    the package they come from, the LoCoMo chat turns as one group, so that a fold never scores
+    a package or the chat it was trained on."""
     import wild_text
 
+    found: list[tuple[str, str, str]] = []
+    if "readme" in kinds:
+        found += wild_text.corpus_by_source()
+    if "locomo" in kinds:
+        found += [(part, turn, "locomo") for part, turn in wild_text.locomo_rows(wild_text.DEFAULT_LOCOMO)]
+    if "code" in kinds:
+        found += wild_text.code_rows()
     return [{"text": text, "label": "benign", "category": WILD_CATEGORY, "source": f"{EXTRA}wild {source}"}
-            for part, text, source in wild_text.corpus_by_source() if part == "tune"]
+            for part, text, source in found if part == "tune"]
 
 
 def shipped_extra_rows() -> list[dict[str, str]]:
     """The extra rows the shipped weights were trained with (tune halves only)."""
     rows = [r for name in SHIPPED_EXTRA for r in extra_rows(FIXTURES / name)]
-    return rows + (wild_rows() if SHIPPED_WILD else [])
+    return rows + (wild_rows(SHIPPED_WILD_KINDS) if SHIPPED_WILD else [])
 
 
 def train(rows: Sequence[dict[str, str]], threshold: float = 0.5, *, l2: float = L2, min_df: int = MIN_DF,
@@ -219,6 +234,12 @@ def cv_report(rows: Sequence[dict[str, str]], margins: Sequence[float], rule_hit
     hn = m["hard_negative_fp"]
     lines = [f"dev CV P {m['precision']:.3f} R {m['recall']:.3f} F1 {m['f1']:.3f}"
              f"  hard-neg FP {hn['flagged']}/{hn['total']}  benign FP {m['fp']}/{m['fp'] + m['tn']}"]
+    for name in sorted({rows[i].get("corpus", "") for i in corpus} - {""}):
+        mine = [i for i in corpus if rows[i].get("corpus") == name]
+        c = threat_bench.metrics([rows[i] for i in mine], [flagged[i] for i in mine])
+        chn = c["hard_negative_fp"]
+        lines.append(f"  {name}: P {c['precision']:.3f} R {c['recall']:.3f} F1 {c['f1']:.3f}"
+                     f"  hard-neg FP {chn['flagged']}/{chn['total']}")
     extra = [i for i, r in enumerate(rows) if r["source"].startswith(EXTRA)]
     if extra:
         e = threat_bench.metrics([rows[i] for i in extra], [flagged[i] for i in extra])
@@ -230,7 +251,7 @@ def development_rows(corpora: Sequence[Path]) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
     for path in corpora:
         loaded = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-        rows.extend(threat_bench.split(path.name, loaded)["dev"])
+        rows.extend(dict(r, corpus=path.name) for r in threat_bench.split(path.name, loaded)["dev"])
     return rows
 
 
@@ -247,7 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra", type=Path, action="append", default=[],
                     help="a fixture set whose tune half is added (repeatable)")
     ap.add_argument("--extra-benign-only", action="store_true", help="add only the extra sets' benign rows")
-    ap.add_argument("--wild", action="store_true", help="add the tune half of the installed packages' READMEs")
+    ap.add_argument("--wild", action="store_true", help="add the tune half of real harmless text (--wild-kinds)")
+    ap.add_argument("--wild-kinds", default="readme",
+                    help=f"comma-separated kinds of real text --wild adds, of {','.join(WILD_KINDS)}")
     ap.add_argument("--wild-share", type=float, default=WILD_SHARE,
                     help="the README rows' total weight, in corpus benign notes' total weights")
     ap.add_argument("--fp-target", type=float, default=TARGET_HARD_NEG_FP, help="out-of-fold FP bound")
@@ -265,7 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.extra:
         rows += [r for r in extra_rows(path) if r["label"] == "benign" or not args.extra_benign_only]
     if args.wild:
-        rows += wild_rows()
+        kinds = tuple(k for k in args.wild_kinds.split(",") if k)
+        if unknown := set(kinds) - set(WILD_KINDS):
+            ap.error(f"unknown --wild-kinds {sorted(unknown)}")
+        rows += wild_rows(kinds)
     params = {"l2": args.l2, "min_df": args.min_df, "max_features": args.max_features,
               "extra_weight": args.extra_weight, "wild_share": args.wild_share}
     rule_hits = [bool(threats.rule_findings(r["text"])) for r in rows]

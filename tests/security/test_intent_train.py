@@ -189,3 +189,15 @@ def test_real_prose_weighs_its_share_of_the_benign_notes_however_many_rows_it_ha
         return scores[0] - max(scores[1:])
 
     assert benign_lead(heavy) > benign_lead(shared_few) > benign_lead(trainer.train(corpus, min_df=1))
+
+
+def test_chat_and_code_rows_are_tune_halves_grouped_by_chat_or_package() -> None:
+    wild = _load("wild_text")
+    rows = trainer.wild_rows(("locomo", "code"))
+    probe = {c for part, c, _ in wild.code_rows() if part == "probe"}
+    probe |= {turn for part, turn in wild.locomo_rows(wild.DEFAULT_LOCOMO) if part == "probe"}
+    assert rows and not probe.intersection(r["text"] for r in rows)
+    assert {r["label"] for r in rows} == {"benign"}
+    groups = {r["source"] for r in rows}
+    assert all(g.startswith(trainer.EXTRA + "wild ") for g in groups) and 1 < len(groups) < len(rows)
+    assert trainer.wild_rows() == trainer.wild_rows(("readme",))
