@@ -406,17 +406,13 @@ def main(argv: list[str] | None = None) -> int:
             mine = [t for q, t in turns if q == part]
             report[f"locomo_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
     code = code_rows() if args.code else []
-    if code:
-        report["code_sources"] = sorted({source for _, _, source in code})
-        for part in ("tune", "probe"):
-            mine = [c for q, c, _ in code if q == part]
-            report[f"code_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
     config = config_rows() if args.config else []
-    if config:
-        report["config_sources"] = sorted({source for _, _, source in config})
-        for part in ("tune", "probe"):
-            mine = [c for q, c, _ in config if q == part]
-            report[f"config_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
+    for name, chunks in (("code", code), ("config", config)):
+        if chunks:
+            report[f"{name}_sources"] = sorted({source for _, _, source in chunks})
+            for part in ("tune", "probe"):
+                mine = [c for q, c, _ in chunks if q == part]
+                report[f"{name}_{part}"] = _tally(scan, hermes, mine, show=args.show and part == "tune")
     if args.unseen is not None:
         report["unseen"] = _unseen(scan, hermes, args.unseen, _read(args.unseen, frozenset(p for _, p, _ in rows))[0])
         if args.code:
