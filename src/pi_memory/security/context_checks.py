@@ -133,9 +133,8 @@ _NOT_A_RECORD = frozenset(
 
 
 def user_record(line: str, marks: set[str] | frozenset[str] = frozenset()) -> bool:
-    """Does the line open by recording what the user set up (not telling anyone to set it up),
-    or what a scheduler entry or config file of theirs holds (``records.setup_record``), with none
-    of :data:`_NOT_A_RECORD` among its intent ``marks``?"""
+    """Does the line record what the user set up (not tell anyone to), or what a scheduler entry or
+    config file of theirs holds (``records.setup_record``), with no :data:`_NOT_A_RECORD` mark?"""
     from pi_memory.security.records import setup_record
 
     if marks & _NOT_A_RECORD:
@@ -344,8 +343,8 @@ def mention_cue(text: str) -> bool:
 
 
 def quoted_mention(view: str, m: re.Match[str]) -> bool:
-    """Does the match lie inside a closed quotation that its sentence introduces as a mention
-    (a test string, a sample, a title, what a filter blocks)?"""
+    """Does the match lie in a closed quotation its sentence introduces as a mention (a test
+    string, a sample, what a filter blocks) or, after it, reports as what a message said?"""
     start, end = m.start(), m.end()
     lo = max(view.rfind("\n", 0, start) + 1, start - 300)
     found = _opening_quote(view, lo, start) if any(q in view[lo:start] for q in _QUOTE_CHARS) else None
@@ -365,7 +364,9 @@ def quoted_mention(view: str, m: re.Match[str]) -> bool:
             inner = view.find(close, inner + 1, end)
         if inner < 0 or m.re.match(view, start, inner) is None:
             return False  # an unclosed quote: the order runs on
-    return _introduced_as_mention(view[lo:at], view[lo:hi])
+        after = inner
+    from pi_memory.security.mentions import said_after
+    return _introduced_as_mention(view[lo:at], view[lo:hi]) or said_after(view[after + 1 : hi], view[lo:hi])
 
 
 #: A menu path before a match: two or more items of at most four words, each followed by a
@@ -377,8 +378,7 @@ _ITEM_END = compile_lazily(r"(?: [^\s>›→;.,:!?]+){0,2}\s*(?:[>›→;.,)]|$)
 
 
 def menu_item(view: str, m: re.Match[str]) -> bool:
-    """Is the match a whole item of a menu path ("Settings > General > Reset > Erase All Content"):
-    the name of a button, not an order?"""
+    """Is the match a whole item of a menu path ("Settings > General > Erase All"): a button's name?"""
     head = view[max(0, m.start() - 160) : m.start()]
     ends = _ends_like_menu(head)  # holds a separator, as every menu path does
     return ends and _MENU_BEFORE.search(head) is not None and _ITEM_END.match(view, m.end()) is not None

@@ -17,7 +17,8 @@ from pi_memory.security.context_checks import NAMES, QUOTED_SPAN, REPORT_VOICE, 
 from pi_memory.security.lazy_re import compile_lazily
 
 __all__ = [
-    "about_tests", "glossed", "glosses_blanked", "instance_only", "instance_words_blanked", "line_of", "weak_cue",
+    "about_tests", "glossed", "glosses_blanked", "instance_only", "instance_words_blanked", "line_of", "said_after",
+    "weak_cue",
 ]
 
 # ... and words that introduce a quotation as an instance of something ("an example", "the
@@ -121,3 +122,33 @@ def glosses_blanked(line: str) -> str | None:
     for a, b in spans:
         out[a:b] = " " * (b - a)
     return "".join(out)
+
+
+
+#: What follows a quotation where Japanese, Korean, Turkish and Hindi put the words that a
+#: language with prepositions writes before it: a verb of saying or writing ("「…」と書かれていた",
+#: "“…”라고 적혀 있었다", "“…” yazıyordu", "“…” लिखा था") or a noun naming the quotation ("「…」という
+#: 文字列", "“…”라는 문장", "“…” cümlesi", "“…” वाक्य"); the words before it cannot introduce it.
+_SAID_AFTER = compile_lazily(
+    r"\s*(?:と(?:書かれ|書いて|言って|言われ|あっ|あり|記載)|って(?:書い|言っ)|"
+    r"(?:이?라고|이?란|는)\s*(?:적혀|쓰여|되어|했|말했|적힌|쓰인)|"
+    r"(?:yaz[ıi]yor(?:du)?|yaz[ıi]l[ıi](?:yd[ıi])?|yazm[ıi]ş|diyor(?:du)?|deniyordu|diye\s+yaz\w*)|"
+    r"(?:लिखा\s+(?:था|हुआ|गया)|कहा\s+गया))"
+)
+_NAMED_AFTER = compile_lazily(
+    r"\s*(?:(?:という|との|って)\s*(?:文字列|フレーズ|文|一文|言葉|テキスト|例)|"
+    r"(?:이?라는|이란)\s*(?:문장|문자열|문구|표현|예시)|"
+    r"(?:cümle|ifade|dize|örne[ğg]|metn|metin)\w*|"
+    r"(?:वाक्य|वाक्यांश|स्ट्रिंग|उदाहरण|पंक्ति))"
+)
+
+
+def said_after(rest: str, line: str) -> bool:
+    """Is a quotation that ``rest`` follows what a message said (a verb of saying after it) in a
+    line reporting an attack, or a string it names (a noun after it) in a line about tests or
+    detection? "If the mail says 「…」, do it" reports nothing; "follow the 「…」 order" studies nothing."""
+    from pi_memory.security import reported
+
+    if _SAID_AFTER.match(rest) is not None:
+        return reported.VOICE.search(line) is not None
+    return _NAMED_AFTER.match(rest) is not None and about_tests(line)

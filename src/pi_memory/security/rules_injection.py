@@ -569,8 +569,10 @@ ML_RULES: list[Rule] = [
          r"(?:התעלם|התעלמי|התעלמו|שכח|שכחי|תתעלם)[^.\n]{0,30}(?:הוראות|ההוראות|הנחיות|ההנחיות|כללים|הכללים)",
          sub="override_previous", fwd=80),
     rule("prompt_injection", CAT, ALL,
-         "ignora|ignore|ignorez|ignorer|olvida|olvide|olvidá|olvidad|descarta|omite|oublie|oubliez|"
-         "esqueça|esqueca|esquece|dimentica|negeer|vergeet|zignoruj|ignoruj|zapomnij|abaikan|lupakan",
+         # the imperatives (and the French infinitive of an order), not "los modelos ignoran..."
+         "ignora|ignore|ignorez|ignorer|ignorad|ignorate|ignorem|olvida|olvide|olvidá|olvidad|descarta|descarte|"
+         "omite|omita|oublie|oubliez|esqueça|esqueca|esquece|esqueçam|dimentica|dimenticate|negeer|vergeet|"
+         "zignoruj|ignoruj|ignorujcie|zapomnij|abaikan|lupakan",
          r"(?:ignora|ignore|ignorez|ignorer|olvida|olvide|olvidá|olvidad|descarta|omite|oublie|oubliez|esqueça|"
          r"esqueca|esquece|dimentica|negeer|vergeet|zignoruj|ignoruj|zapomnij|abaikan|lupakan)\w*\s+"
          r"(?:\w+\s+){0,2}?(?:todas|todos|toutes|tous|tutte|tutti|alle|wszystkie|semua|las|les|le|la|los|as|os|de|le|"
@@ -579,22 +581,25 @@ ML_RULES: list[Rule] = [
          r"instruções|instrucoes|regras|orientações|istruzioni|regole|instructies|regels|instrukcje|polecenia|"
          r"zasady|instruksi|perintah|aturan)\b",
          sub="override_previous", veto=_MENTION, fwd=160),
-    rule("prompt_injection", CAT, ALL, "olvida|olvide|olvidá|olvidad|oublie|oubliez|esqueça|esquece|dimentica",
+    rule("prompt_injection", CAT, ALL, "olvida|olvide|olvidá|olvidad|oublie|oubliez|esqueça|esquece|dimentica|"
+         "dimenticate",
          r"(?:olvida|olvide|olvidá|olvidad|oublie|oubliez|esqueça|esquece|dimentica)\w*\s+(?:todo|tout|tudo|"
          r"tutto)\s+(?:lo\s+|ce\s+|o\s+|quello\s+)?(?:que|qu'|che)\s*(?:te\s+|je\s+|t'|ti\s+)?(?:\w+\s+){0,2}?"
          r"(?:digo|dije|he dicho|dit|disse|ho detto|dico|antes)\b",
          sub="override_previous", fwd=120),
-    rule("prompt_injection", CAT, ALL, "ignorier|vergiss|vergessen|missachte|übergehe",
+    rule("prompt_injection", CAT, ALL, "ignoriere|ignorier|ignoriert|ignorieren|vergiss|vergesst|vergessen|"
+         "missachte|missachtet|missachten|übergehe",
          r"(?:ignorier|vergiss|vergessen|missachte|übergehe)\w*\s+(?:\w+\s+){0,2}?(?:alle|sämtliche|die|deine|"
          r"vorherig\w*|bisherig\w*|obig\w*|früher\w*)\s+(?:\w+\s+)?(?:anweisung|instruktion|regel|befehl|vorgabe|"
          r"richtlinie|systemprompt)\w*",
          sub="override_previous", fwd=140),
-    rule("prompt_injection", CAT, ALL, "zaboravi|ignoriraj|ignoriši|ignoruj|zanemari",
+    rule("prompt_injection", CAT, ALL, "zaboravi|zaboravite|ignoriraj|ignorirajte|ignoriši|ignoruj|zanemari|"
+         "zanemarite",
          r"(?:zaboravi|ignoriraj|ignoriši|ignoruj|zanemari)\w*\s+(?:sve|svе|prethodn\w*|sva)\s+(?:\w+\s+)?"
          r"(?:instrukcij|uput|pravil|naredb|upute)\w*",
          sub="override_previous", fwd=100),
     rule("prompt_injection", CAT, ALL, "önceki|tüm|bütün",
-         r"(?:önceki|tüm|bütün)\s+(?:\w+\s+)?(?:talimat|komut|kural|yönerge)\w*\s+(?:\w+\s+)?(?:yoksay|unut|"
+         r"(?:önceki|tüm|bütün)\s+(?:\w+\s+)?(?:talimat|komut|kural|yönerge)\w*\s+(?:\w+\s+)?(?:yok\s?say|unut|"
          r"görmezden)", sub="override_previous", fwd=100),
     rule("prompt_injection", CAT, ALL, "पिछले|सभी|पहले",
          r"(?:पिछले|सभी|पहले)[^।\n]{0,20}(?:निर्देश|नियम)[^।\n]{0,20}(?:अनदेखा|भूल|नज़रअंदाज़|नजरअंदाज)",
@@ -603,7 +608,8 @@ ML_RULES: list[Rule] = [
          r"(?:bỏ qua|quên)\s+(?:\w+\s+){0,3}?(?:hướng dẫn|chỉ dẫn|chỉ thị|lệnh|quy tắc)",
          sub="override_previous", fwd=100),
     rule("leak_system_prompt", CAT, CONTEXT,
-         "muestra|revela|imprime|dime|affiche|révèle|montre|donne|gib|zeige|verrate|mostra|rivela|mostre|revele",
+         "muestra|muéstrame|revela|revélame|imprime|dime|affiche|affichez|révèle|révélez|montre|montrez|donne|"
+         "donnez|gib|zeig|zeige|zeigen|verrate|verraten|mostra|mostrami|rivela|rivelami|mostre|revele",
          r"(?:muestra|revela|imprime|dime|affiche|révèle|montre|donne|gib|zeige|verrate|mostra|rivela|mostre|"
          r"revele)\w*\s+(?:\w+\s+){0,2}?(?:(?:prompt|mensaje|message|mensagem|messaggio)\s+(?:de|del|du|di|do)\s+"
          r"(?:sistema|système|systeme)|systemprompt|prompt\s+(?:de\s+)?(?:sistema|système)|system\s*prompt)",
