@@ -266,7 +266,7 @@ RULES: list[Rule] = [
         "dump|stream|ship|mirror|append|attach|email|paste",
         r"(?:send|post|upload|transmit|submit|forward|push|pipe|exfiltrate|leak|report|sync|copy|beam|deliver|"
         r"relay|dump|stream|ship|mirror|append|attach|email|paste)\b" + sent(220) + r"\b(?:to|at|into|onto)\s+"
-        r"(?:this\s+(?:url|endpoint|address)\s*:?\s*)?[\"'<(`]?(?:https?|wss?|ftp)://\S+",
+        r"(?:this\s+(?:url|endpoint|address)\s*:?\s*)?(?:\[[^\]\n]{1,80}\]\(|[\"'<(`])?(?:https?|wss?|ftp)://\S+",
         sub="secret_to_network", check=_external, veto=NEGATION, veto_back=24, fwd=420, requires="://",
         partners="http|https|ftp|ws|wss", partner_fwd=250,
     ),

@@ -63,11 +63,18 @@ class Finding:
 
 @cache
 def _all_rules() -> tuple[Rule, ...]:
-    from pi_memory.security import rules_c2, rules_exfil, rules_injection, rules_persistence, rules_role
+    from pi_memory.security import (
+        rules_c2,
+        rules_exfil,
+        rules_exfil_ml,
+        rules_injection,
+        rules_persistence,
+        rules_role,
+    )
 
     return tuple(
         rules_injection.RULES + rules_role.RULES + rules_c2.RULES + rules_exfil.RULES + rules_persistence.RULES
-        + rules_injection.ML_RULES + rules_role.ML_RULES
+        + rules_injection.ML_RULES + rules_role.ML_RULES + rules_exfil_ml.ML_RULES
     )
 
 
