@@ -171,6 +171,14 @@ RULES: list[Rule] = [
         sub="shell_startup", check=_rc_payload, back=260, fwd=60,
     ),
     rule(
+        # a start-up file named on the line, then a PATH that puts a world-writable directory first
+        # ("Добавь в ~/.bashrc: export PATH=\"/tmp/.x:$PATH\"", in any language): every command the
+        # user types can be shadowed from there; ``$HOME/.local/bin`` first is the usual tweak
+        "shell_rc_persistence", CAT, STRICT, _RC_ANCHORS,
+        _RC + r"[^\n]{0,160}?\bpath\s*=\s*[\"']?(?:/tmp|/var/tmp|/dev/shm)/",
+        sub="shell_startup", back=24, fwd=220,
+    ),
+    rule(
         "shell_rc_persistence", CAT, STRICT, "prompt_command|alias|export",
         r"(?:export\s+)?prompt_command\s*=\s*[\"']?[^\n]{0,200}?(?:curl|wget|\bnc\b|\$\(|`|base64|/tmp/)"
         r"|alias\s+(?:sudo|su|doas|ssh|passwd)\s*=\s*[\"'][^\"'\n]{0,200}(?:\$\(|<<<|curl|wget|/tmp/|tee|>>)"
