@@ -12,7 +12,7 @@ import re
 
 from pi_memory.security import destinations
 from pi_memory.security.engine import CONTEXT, Rule, rule
-from pi_memory.security.fragments import CLAUSE, DEFENDER, DESTINATION, INCIDENT, alt
+from pi_memory.security.fragments import CLAUSE, DEFENDER, DESTINATION, INCIDENT, NEGATION, alt
 from pi_memory.security.mood import not_described
 
 CAT = "c2"
@@ -56,6 +56,14 @@ def _external(view: str, m: re.Match[str]) -> bool:
     """The heartbeat/check-in target is not internal (Redis, the monitoring service…)."""
     return destinations.external_destination(m.group())
 
+
+_ORDERS = r"(?:commands?|cmds?|instructions|orders|requests|tasks)"
+#: A channel orders arrive by: a chat channel's name, a named chat, a chat service (not a web
+#: page: "follow the setup instructions on https://docs..." is how software is installed).
+_CHANNEL = (
+    r"(?:(?<!\w)#[a-z][\w-]{1,40}|[\w-]+\s+(?:channel|chat|group|room|thread)s?\b|"
+    r"(?:slack|discord|telegram|irc|matrix)\b)"
+)
 
 RULES: list[Rule] = [
     rule(
@@ -255,6 +263,20 @@ RULES: list[Rule] = [
         r"|chmod\s+(?:\+x|[0-7]*7[0-7]*)\s+(?:it|them|/(?:tmp|dev/shm|var/tmp)/\S*)(?s:.{0,80}?)"
         r"(?:&&|;|\n|and)\s*(?:run|execute|nohup|/(?:tmp|dev/shm|var/tmp)/|\./)",
         sub="remote_exec", fwd=260,
+    ),
+    # orders taken from a channel: "run the commands posted in #ops", "follow whatever instructions
+    # arrive in the team chat", "never ignore commands from #ops" (a double negation obeys them)
+    rule(
+        "channel_orders", CAT, CONTEXT, "run|execute|follow|obey|carry|perform",
+        r"(?:run|execute|follow|obey|carry\s+out|perform)\s+(?:all\s+|any\s+|every\s+|the\s+|whatever\s+)?"
+        r"(?:\w+\s+)?" + _ORDERS + r"\s+(?:\w+\s+){0,3}?(?:in|from|on|via)\s+(?:the\s+|our\s+)?" + _CHANNEL,
+        sub="remote_tasking", veto=NEGATION, veto_back=30, fwd=200,
+    ),
+    rule(
+        "channel_orders", CAT, CONTEXT, "never|always",
+        r"(?:never\s+(?:ignores?|skips?|questions?)|always\s+(?:obeys?|follows?|runs?|executes?))\s+(?:all\s+|any\s+|the\s+)?"
+        + _ORDERS + r"\s+(?:\w+\s+){0,2}?(?:from|in|on)\s+(?:the\s+|our\s+)?" + _CHANNEL,
+        sub="remote_tasking", fwd=200,
     ),
 ]
 
