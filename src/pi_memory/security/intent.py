@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from operator import add
 
+import pi_memory.security.intent_asking as intent_asking
 import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_demote as intent_demote
 import pi_memory.security.intent_licence as intent_licence
@@ -340,6 +341,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         read = read - {"secret", "cred"}  # "tokens are masked before shipping": no secret leaves
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
+    if "noconfirm" in read and intent_asking.asks_first(folded[lo:hi], read):
+        read = read - {"noconfirm"}  # "ask me before deleting backups": the safeguard, not its waiver
     forbidden: set[str] = set()
     acts: frozenset[str] = frozenset()
     if "negation" in read and (acts := frozenset(_ACTS & read)):
@@ -417,8 +420,7 @@ def _chore_unasked(hit: IntentHit, marks: AbstractSet[str]) -> bool:
     return hit.intent == "prompt_injection" and intent_chores.unasked_chore(marks)
 
 
-#: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.
-_COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})
+_COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})  # kept in a question: covert, a data slot, an image
 #: Acts whose every negated mention forbids rather than orders ("never share it").
 _ACTS = frozenset({"send", "execute", "destroy", "persist"})
 #: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
@@ -441,10 +443,8 @@ def _kept_unless_past(marks: set[str], line: str) -> bool:
     return not mood.past_report(line)
 
 
-#: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on
-#: a timer), each with what such a record may not hold besides ``context_checks``' exclusions: a
-#: job the user set up "every 15 minutes" is no channel giving the agent orders, one that obeys
-#: ("follow whatever the channel says") still is.
+#: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on a timer), each with
+#: what it may not hold besides ``context_checks``' exclusions: a job the user set up "every 15 minutes" is no
+#: channel giving the agent orders, one that obeys ("follow whatever the channel says") still is.
 _RECORD_KINDS: dict[str, frozenset[str]] = {"persistence": frozenset(), "c2": frozenset({"comply"})}
-_MISSING = object()
-_CACHE_LIMIT = 200_000  # concept sets seen: a bounded memo
+_MISSING, _CACHE_LIMIT = object(), 200_000  # a verdict not yet memoised; concept sets seen: a bounded memo
