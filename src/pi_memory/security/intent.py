@@ -36,7 +36,7 @@ import pi_memory.security.intent_demote as intent_demote
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 import pi_memory.security.intent_technical as intent_technical
-from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
+from pi_memory.security import context_checks, directions, intent_telling, mentions, mood, prohibition, questions
 from pi_memory.security.combination import Indexed, compile_spec, first_holding, index
 from pi_memory.security.intent_acts import UNWEIGHTED
 from pi_memory.security.intent_kept import kept_in_description
@@ -360,7 +360,9 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         read = read - {"negation", "without", "noconfirm", "conceal", "covert"}
     if forbidden and {"negation", "rules"} <= read and prohibition.negation_spent(folded, lo, hi, acts):
         read = read - {"negation"}  # it forbids the act and lifts no rule ("Règle : ..., jamais envoyer")
-    if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
+    if hit.intent == "prompt_injection" and "conceal" in read and (
+        intent_telling.kept_from_others(read) or context_checks.user_private_line(folded[lo:hi])
+    ):
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
     if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
         return None  # the user's own character in a game, not a persona for the agent
@@ -421,10 +423,8 @@ def _chore_unasked(hit: IntentHit, marks: AbstractSet[str]) -> bool:
 
 
 _COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})  # kept in a question: covert, a data slot, an image
-#: Acts whose every negated mention forbids rather than orders ("never share it").
-_ACTS = frozenset({"send", "execute", "destroy", "persist"})
-#: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
-_DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})
+_ACTS = frozenset({"send", "execute", "destroy", "persist"})  # every negated mention forbids ("never share it")
+_DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})  # a "never ... without asking" more than a policy
 #: How much more a line in the indicative about something other than the agent must score
 #: (``mood.describes``: "the deploy hook uploads the build to S3", "Cron ejecuta la tarea cada
 #: hora"). The concept combinations are definitions of orders, so such a line skips them.
