@@ -33,13 +33,13 @@ from operator import add
 import pi_memory.security.intent_asking as intent_asking
 import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_demote as intent_demote
+import pi_memory.security.intent_kept as intent_kept
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 import pi_memory.security.intent_technical as intent_technical
 from pi_memory.security import context_checks, directions, intent_telling, mentions, mood, prohibition, questions
 from pi_memory.security.combination import Indexed, compile_spec, first_holding, index
 from pi_memory.security.intent_acts import UNWEIGHTED
-from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_lookalike import FOREIGN_NAMES, FOREIGN_TAG
 from pi_memory.security.intent_match import concepts, forget_segments, span_marks
@@ -147,7 +147,7 @@ def _discount(marks: set[str], folded: str, lo: int, hi: int) -> float:
     if "meta" not in marks:
         return 0.0
     line = folded[lo:hi]
-    if not defender_voice(line) or (marks & _ORDER_MARKS and not context_checks.reported_line(line)):
+    if not defender_voice(line) or (marks & _ORDER_MARKS and not intent_kept.on_record(marks & _ORDER_MARKS, line)):
         return DEFENDER_DISCOUNT
     return REPORT_DISCOUNT
 
@@ -436,7 +436,7 @@ def _kept_unless_past(marks: set[str], line: str) -> bool:
     ("Postmortem: the staging bot leaked the .env file into a public channel; keys rotated"):
     what already happened, told by the people who cleaned it up, orders nothing. A covert act or a
     URL with a slot for data keeps its reading even there."""
-    if not kept_in_description(marks, line):
+    if not intent_kept.kept_in_description(marks, line):
         return False
     if marks & _COVERT_SHAPES or not defender_voice(line):
         return True
