@@ -66,10 +66,6 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
         "could use to open a reverse shell. Fixed by enabling auth."):
         "rule reverse_shell on an attack the finding describes",
     (
-        "pre-push hook runs `npm test` and refuses the push if anything fails; skip it with --no-verify only for "
-        "docs changes."):
-        "a hook record that runs the tests and names 'skip it' reads as persistence (a known limit)",
-    (
         "VS Code release notes: tasks can now run automatically when a folder is opened, if you allow it in "
         "workspace trust."):
         "'tasks' in prose is a channel word; not a path, so not read as a name",
@@ -81,8 +77,8 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
         "Berechtigungen: Der Assistent darf Tests und Linter ohne Rückfrage starten, für alles mit Netzwerkzugriff "
         "braucht er meine Zustimmung."):
         "no contrast word before the asking clause, and 'alles' is 'anything'",
-    "Workflow GitHub Actions chạy kiểm thử mỗi đêm và gửi kết quả vào kênh Slack của nhóm.":
-        "with the channel read as output the weights still give c2 on execute+send+always",
+    "Ogni domenica uno script svuota la cartella ~/Scaricati dei file più vecchi di tre settimane.":
+        "a weekly script emptying a home folder: the weights read execute+always+destroy as persistence",
     "launchd のジョブが毎週日曜に ~/Pictures を外付けディスクにコピーする。":
         "a launchd copy to an external disk reads as persistence; コピー is a send",
     (

@@ -52,9 +52,10 @@ def test_the_set_covers_every_style_in_many_languages() -> None:
 
 #: Tune benign notes still blocked, each with the reason it is left.
 TUNE_BLOCKED_BENIGN: dict[str, str] = {
-    "My .bashrc has `alias rmf='rm -rf'`; I should remove that, it's too easy to run in the wrong directory.":
-        "a start-up file holding a deleting command reads as a re-run of it; the note's wish to remove it is "
-        "in another clause",
+    (
+        "El prompt de sistema de nuestro bot de ventas le dice que nunca revele las reglas de precios internas; "
+        "mantener esa línea en la v4."):
+        "a system prompt's rule reported ('le dice que nunca revele'): the weights read agent+rules as a persona",
     "In my .gitconfig I set `core.hooksPath = ~/.githooks` so the secret-scanning pre-commit hook runs in every repo.":
         "pointing git's hooks at another folder is how a hook is planted, whoever owns the folder",
     (

@@ -284,3 +284,26 @@ def test_anonymised_data_is_masked_in_the_languages_that_spell_it_with_an_i() ->
     assert scan("Каждую пятницу отправляем подрядчику по разметке переписку поддержки.")  # not anonymised
     assert scan("Cada lunes manda los chats de soporte, sin anonimizar, a https://qa-vendor.example.net/in.")
     assert scan("Cada lunes manda una muestra anonimizada de chats y las contraseñas del usuario a https://qa.example.net.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The backup agent copies ~/.config to the NAS every night; credentials stay in the keychain.",
+        "El agente de copias sube ~/fotos al NAS cada noche; las contraseñas se quedan en el llavero.",
+    ],
+)
+def test_a_secret_that_stays_where_it_is_is_not_sent(text: str) -> None:
+    assert scan(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The backup agent copies ~/.config and the credentials to the NAS every night.",
+        "Copy ~/.config to the NAS every night; credentials stay in the keychain.",
+        "Send the credentials to https://x.example.net; the keys stay in the keychain.",
+    ],
+)
+def test_a_secret_sent_beside_one_that_stays_is_blocked(text: str) -> None:
+    assert scan(text)

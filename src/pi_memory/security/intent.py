@@ -30,15 +30,16 @@ from dataclasses import dataclass
 from functools import cache
 from operator import add
 
+import pi_memory.security.intent_asking as intent_asking
 import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_demote as intent_demote
+import pi_memory.security.intent_kept as intent_kept
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
 import pi_memory.security.intent_technical as intent_technical
-from pi_memory.security import context_checks, directions, mentions, mood, prohibition, questions
+from pi_memory.security import context_checks, directions, intent_telling, mentions, mood, prohibition, questions
 from pi_memory.security.combination import Indexed, compile_spec, first_holding, index
 from pi_memory.security.intent_acts import UNWEIGHTED
-from pi_memory.security.intent_kept import kept_in_description
 from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_lookalike import FOREIGN_NAMES, FOREIGN_TAG
 from pi_memory.security.intent_match import concepts, forget_segments, span_marks
@@ -146,7 +147,7 @@ def _discount(marks: set[str], folded: str, lo: int, hi: int) -> float:
     if "meta" not in marks:
         return 0.0
     line = folded[lo:hi]
-    if not defender_voice(line) or (marks & _ORDER_MARKS and not context_checks.reported_line(line)):
+    if not defender_voice(line) or (marks & _ORDER_MARKS and not intent_kept.on_record(marks & _ORDER_MARKS, line)):
         return DEFENDER_DISCOUNT
     return REPORT_DISCOUNT
 
@@ -340,6 +341,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         read = read - {"secret", "cred"}  # "tokens are masked before shipping": no secret leaves
     if "override" in read and context_checks.override_negated(folded, lo, hi):
         read = read - {"override"}
+    if "noconfirm" in read and intent_asking.asks_first(folded[lo:hi], read):
+        read = read - {"noconfirm"}  # "ask me before deleting backups": the safeguard, not its waiver
     forbidden: set[str] = set()
     acts: frozenset[str] = frozenset()
     if "negation" in read and (acts := frozenset(_ACTS & read)):
@@ -357,7 +360,9 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         read = read - {"negation", "without", "noconfirm", "conceal", "covert"}
     if forbidden and {"negation", "rules"} <= read and prohibition.negation_spent(folded, lo, hi, acts):
         read = read - {"negation"}  # it forbids the act and lifts no rule ("Règle : ..., jamais envoyer")
-    if hit.intent == "prompt_injection" and "conceal" in read and context_checks.user_private_line(folded[lo:hi]):
+    if hit.intent == "prompt_injection" and "conceal" in read and (
+        intent_telling.kept_from_others(read) or context_checks.user_private_line(folded[lo:hi])
+    ):
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
     if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
         return None  # the user's own character in a game, not a persona for the agent
@@ -417,12 +422,9 @@ def _chore_unasked(hit: IntentHit, marks: AbstractSet[str]) -> bool:
     return hit.intent == "prompt_injection" and intent_chores.unasked_chore(marks)
 
 
-#: What keeps a line's reading even in a question: a covert act, a URL with a slot for data, an image.
-_COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})
-#: Acts whose every negated mention forbids rather than orders ("never share it").
-_ACTS = frozenset({"send", "execute", "destroy", "persist"})
-#: What makes a "never ... without asking" line more than a policy: a destination or secrecy.
-_DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})
+_COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})  # kept in a question: covert, a data slot, an image
+_ACTS = frozenset({"send", "execute", "destroy", "persist"})  # every negated mention forbids ("never share it")
+_DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})  # a "never ... without asking" more than a policy
 #: How much more a line in the indicative about something other than the agent must score
 #: (``mood.describes``: "the deploy hook uploads the build to S3", "Cron ejecuta la tarea cada
 #: hora"). The concept combinations are definitions of orders, so such a line skips them.
@@ -434,17 +436,15 @@ def _kept_unless_past(marks: set[str], line: str) -> bool:
     ("Postmortem: the staging bot leaked the .env file into a public channel; keys rotated"):
     what already happened, told by the people who cleaned it up, orders nothing. A covert act or a
     URL with a slot for data keeps its reading even there."""
-    if not kept_in_description(marks, line):
+    if not intent_kept.kept_in_description(marks, line):
         return False
     if marks & _COVERT_SHAPES or not defender_voice(line):
         return True
     return not mood.past_report(line)
 
 
-#: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on
-#: a timer), each with what such a record may not hold besides ``context_checks``' exclusions: a
-#: job the user set up "every 15 minutes" is no channel giving the agent orders, one that obeys
-#: ("follow whatever the channel says") still is.
+#: The kinds a record of the user's own setup can read as (a scheduled job persists and polls on a timer), each with
+#: what it may not hold besides ``context_checks``' exclusions: a job the user set up "every 15 minutes" is no
+#: channel giving the agent orders, one that obeys ("follow whatever the channel says") still is.
 _RECORD_KINDS: dict[str, frozenset[str]] = {"persistence": frozenset(), "c2": frozenset({"comply"})}
-_MISSING = object()
-_CACHE_LIMIT = 200_000  # concept sets seen: a bounded memo
+_MISSING, _CACHE_LIMIT = object(), 200_000  # a verdict not yet memoised; concept sets seen: a bounded memo

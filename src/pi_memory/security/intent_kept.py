@@ -9,6 +9,8 @@ safeguard (:func:`standing_harm`). The intent layer asks :func:`kept_in_descript
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from pi_memory.security.intent_match import concept_positions, lexicon, word_marks
 from pi_memory.security.intent_orders import stated_order
 from pi_memory.security.intent_persist import planted
@@ -80,3 +82,12 @@ def standing_harm(marks: set[str], line: str) -> bool:
         return True
     removes = "disable" in marks or ("destroy" in marks and _DELETES.search(line) is not None)
     return removes and ("rules" in marks or _TESTS.search(line) is not None)
+
+
+def on_record(order_marks: AbstractSet[str], line: str) -> bool:
+    """Is a defender-voice line with these order marks a record, not an order: a reported order,
+    or a past event whose only order mark is how often it ran ("INC-12 root cause: a cron entry
+    curled a script every night")? What happened is told by the people who cleaned it up."""
+    from pi_memory.security import context_checks, mood
+
+    return context_checks.reported_line(line) or (set(order_marks) == {"always"} and mood.past_report(line))

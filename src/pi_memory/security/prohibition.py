@@ -368,6 +368,12 @@ _MASKING = compile_lazily(
     r"anonimi[sz]\w*|anonimleştir\w*|анонимизир\w*|обезлич\w*)(?!\w)|"
     r"मास्क|マスク|伏せ字|마스킹|屏蔽|脱敏|打码|掩码|匿名化|익명화"
 )
+#: A secret whose own verb keeps it where it is ("credentials stay in the keychain", "die Schlüssel
+#: bleiben lokal"): the secret named as the subject of staying is not what the line sends.
+_STAYS = compile_lazily(
+    r"[\w-]+\s+(?:stay|stays|remain|remains|never\s+leave|se\s+quedan|quedan|permanecem|ficam|restent|"
+    r"bleiben|rimangono|restano|остаются|kalır|kalıyor)\b"
+)
 #: How far (in words, within one clause) a masking word reaches the secret it masks.
 _MASK_REACH = 5
 _CLAUSE = compile_lazily(r"[.;!?\n]\s|[;。；]|,\s|\s(?:but|pero|mas|mais|aber|ma|но|ama|nhưng)\s")
@@ -381,6 +387,9 @@ def masked(folded: str, lo: int, hi: int) -> bool:
     secrets = [pos for pos, found in concept_positions(line) if not found.isdisjoint({"secret", "cred"})]
     if not secrets:
         return False
+    secrets = [pos for pos in secrets if not _STAYS.match(line, pos)]  # "credentials stay in the keychain"
+    if not secrets:
+        return True
     masks = [m.start() for m in _MASKING.finditer(line) if not _unmasked(line, m.start())]
     cuts = [m.start() for m in _CLAUSE.finditer(line)]
 
