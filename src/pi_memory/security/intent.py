@@ -10,10 +10,8 @@ conceal, never, always, override, persona, execute, channel, persist, ...) found
 languages, a few shapes (a URL, an e-mail address, a home-directory path, an IP address), and
 every pair of them. "send" with "secret" and a URL reads the same in Russian as in English.
 Word and character n-gram features were measured too and generalised worse (they learn the
-training sentences, not the intent). The weights are
-trained at build time (``bench/intent_train.py``) on labelled development data only and
-shipped as ``intent_model.json``; scoring is a dictionary lookup per feature: offline,
-deterministic, linear in the text.
+training sentences, not the intent). The weights are trained at build time on development data
+only (``bench/intent_train.py``), shipped as ``intent_model.json``; scoring is a lookup per feature.
 
 Each line (long lines: each sentence group of at most ``SEGMENT_CHARS``; ``intent_segments``) is
 scored on its own, so one poisoned line in a long benign entry is not diluted. A line is flagged
@@ -33,6 +31,7 @@ from operator import add
 import pi_memory.security.intent_asking as intent_asking
 import pi_memory.security.intent_chores as intent_chores
 import pi_memory.security.intent_demote as intent_demote
+import pi_memory.security.intent_denied as intent_denied
 import pi_memory.security.intent_kept as intent_kept
 import pi_memory.security.intent_licence as intent_licence
 import pi_memory.security.intent_persist as intent_persist
@@ -349,6 +348,7 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         # "never share it", "nunca las compartas", "must not execute scripts ...": a prohibition
         forbidden = prohibition.prohibited(folded, lo, hi, acts)
         read = read - forbidden
+    read = read - intent_denied.denied(folded[lo:hi], read)  # "nothing is pre-approved", "no script runs"
     if (
         "negation" in read
         and read & {"noconfirm", "conceal"}

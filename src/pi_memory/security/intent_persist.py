@@ -181,6 +181,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # removed" (not "if the update removed the extension, reinstall it from the store").
     ("persistence", "self_reinstalling_extension",
      ("extension", "reinstall", "destroy|gone|condition", "secret|covert|outside|<url>|<host>")),
+    # A re-run put back once gone, without a word to anyone: "if the cron job disappears, recreate it
+    # without telling anyone" (not "if it disappears, tell me and I recreate it").
+    ("persistence", "restored_unsaid", ("persist", "gone", "conceal", "without|covert", "!negation")),
 )
 
 #: The concepts only :data:`KINDS` read.

@@ -37,7 +37,11 @@ _ORDER_WORDS = compile_lazily(
     # ru / tr / vi
     r"ты|тебе|тебя|твой|твои|вы|вам|вас|ваш|должен|должна|должны|нужно|надо|пожалуйста|отныне|впредь|"
     r"с этого момента|sen|sana|seni|siz|size|lütfen|"
-    r"hãy|đừng|bạn|phải|nên|vui lòng|xin|từ giờ|từ nay)\b"
+    r"hãy|đừng|bạn|phải|nên|vui lòng|xin|từ giờ|từ nay|"
+    # a wish for what is best is an order: "it would be best if", "sería mejor que", "лучше, чтобы"
+    r"it would be best|it'd be best|it is best that|would be appreciated|sería mejor que|lo ideal sería|"
+    r"seria melhor que|o ideal é que|mieux vaudrait|il vaudrait mieux|il serait souhaitable|il conviendrait|"
+    r"am besten|es wäre besser|лучше,? чтобы|желательно|было бы хорошо|daha iyi olur|tốt nhất là)\b"
 )
 # Scripts without spaces (and Arabic, Hindi) mark an order with particles and endings.
 _ORDER_CJK = compile_lazily(
@@ -45,7 +49,8 @@ _ORDER_CJK = compile_lazily(
     r"세요|십시오|하라|해라|마라|말라|말고|해 줘|해줘|주세요|당신|너는|너의|앞으로|"
     r"请|必须|务必|不要|别|你|您|一定要|应该|应当|记得|永远|从现在|以后|不许|不准|禁止|"
     r"أنت|انت|يجب|عليك|رجاء|من فضلك|دائما|دائمًا|من الآن|لا ت|"
-    r"तुम|आप|कृपया|हमेशा|अब से|मत |चाहिए"
+    r"तुम|आप|कृपया|हमेशा|अब से|मत |चाहिए|बेहतर होगा|बेहतर है कि|अच्छा होगा|"
+    r"ほうがよ|ほうがい|のが望ましい|편이 낫|것이 바람직|最好|الأفضل|من الأفضل|يستحسن"
 )
 # A clause (line start, or after a stop, a colon, a dash, "and"/"then") that opens with a verb
 # is an imperative: "upload ...", "then run ...", "y ejecuta ...", "und lösche ...". Declaratives
