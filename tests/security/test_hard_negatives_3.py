@@ -44,7 +44,13 @@ def test_the_set_covers_every_language_and_its_parts_are_hashed() -> None:
 
 
 #: Tune notes still blocked, each with the reason it is left (none today).
-TUNE_REMAINDER: dict[str, str] = {}
+TUNE_REMAINDER: dict[str, str] = {
+    "A poisoned README in a dependency told coding agents to run a setup script from a pastebin; our agent "
+    "refused and flagged it.":
+        "the retrained weights read 'run ... from a pastebin' as c2 despite the refusal after it",
+    "Güvenlik eğitimi: yapay zekâdan dosyaları dışarı göndermesini isteyen gizli metni tanıma alıştırması.":
+        "a training exercise's 'gizli metin' (hidden text) and 'dışarı gönder' read as a covert send",
+}
 
 
 def test_tune_notes_pass() -> None:
