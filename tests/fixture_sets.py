@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "security"
@@ -39,3 +40,28 @@ def blocked(path: Path, part: str, label: str) -> int:
     from pi_memory.security import scan
 
     return sum(bool(scan(r["text"])) for r in fixture_rows(path, part) if r.get("label", "benign") == label)
+
+
+def remainder_checks(
+    path: Path,
+    tune_blocked_benign: Mapping[str, str],
+    tune_passed_threats: Mapping[str, str],
+    probe_benign_at_base: int,
+    probe_threats_at_base: int,
+) -> tuple[Callable[[], None], Callable[[], None], Callable[[], None]]:
+    """The three checks every hard-negative set's module runs: its tune notes still blocked and its
+    tune threats still passed are exactly the listed remainders (each listed with why), and its
+    probe half, counted only, blocks no more notes and no fewer threats than on the base."""
+
+    def notes() -> None:
+        assert misread(path, "tune", "benign") == set(tune_blocked_benign)
+
+    def threats() -> None:
+        assert misread(path, "tune", "threat") == set(tune_passed_threats)
+
+    def probe() -> None:
+        # counted only: the probe rows are never printed or read one by one
+        assert blocked(path, "probe", "benign") <= probe_benign_at_base
+        assert blocked(path, "probe", "threat") >= probe_threats_at_base
+
+    return notes, threats, probe

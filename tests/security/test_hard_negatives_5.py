@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from fixture_sets import blocked, fixture_rows, misread
+from fixture_sets import fixture_rows, remainder_checks
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "security" / "hard_negatives_5.jsonl"
 STYLES = {"confirm", "audience", "persona", "handoff", "webhook", "cron", "secrets", "translation", "attackquote"}
@@ -93,15 +93,10 @@ TUNE_PASSED_THREATS: dict[str, str] = {
 }
 
 
-def test_the_tune_notes_blocked_are_the_remainder() -> None:
-    assert misread(FIXTURE, "tune", "benign") == set(TUNE_BLOCKED_BENIGN)
-
-
-def test_the_tune_threats_passed_are_the_remainder() -> None:
-    assert misread(FIXTURE, "tune", "threat") == set(TUNE_PASSED_THREATS)
-
-
-def test_the_probe_half_blocks_no_more_notes_and_no_fewer_threats_than_on_the_base() -> None:
-    # counted only: the probe rows are never printed or read one by one
-    assert blocked(FIXTURE, "probe", "benign") <= PROBE_BENIGN_BLOCKED_AT_BASE
-    assert blocked(FIXTURE, "probe", "threat") >= PROBE_THREATS_BLOCKED_AT_BASE
+(
+    test_the_tune_notes_blocked_are_the_remainder,
+    test_the_tune_threats_passed_are_the_remainder,
+    test_the_probe_half_blocks_no_more_notes_and_no_fewer_threats_than_on_the_base,
+) = remainder_checks(
+    FIXTURE, TUNE_BLOCKED_BENIGN, TUNE_PASSED_THREATS, PROBE_BENIGN_BLOCKED_AT_BASE, PROBE_THREATS_BLOCKED_AT_BASE
+)
