@@ -22,12 +22,13 @@ from pi_memory.security.lazy_re import compile_lazily
 CAT = "exfiltration"
 
 #: The imperative of a verb of sending, uploading or forwarding (not the noun "copia", not the
-#: third person of a description "sendet", "envía" aside: Spanish writes both alike).
+#: third person of a description "sendet", "envía" aside: Spanish writes both alike). Spanish and
+#: Portuguese share "envia", "envie" and "mande", listed once.
 _BEFORE = (
     "schick|schicke|sende|leite|übermittle|übermittel|lade|spiegle|spiegele|"
     "envoie|envoyez|transfère|transférez|transmets|transmettez|téléverse|téléversez|"
     "envía|envia|envíe|envie|envíen|manda|mande|reenvía|reenvia|reenvíe|sube|suba|"
-    "envie|envia|mande|encaminhe|encaminha|carregue|"
+    "encaminhe|encaminha|carregue|"
     "invia|inviate|inoltra|inoltrate|carica|caricate|"
     "отправь|отправьте|отправляй|отправляйте|перешли|пересылай|пересылайте|загрузи|загружай|выгрузи|"
     "gửi|chuyển tiếp|tải lên|"
