@@ -73,18 +73,10 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
         "Mein Ablauf zum Zurücksetzen der Testumgebung (mache ich selbst): `terraform destroy -auto-approve` im "
         "Ordner envs/test, danach neu aufbauen."):
         "'-auto-approve' reads as acting without confirmation; the runbook's '(mache ich selbst)' is not read",
-    (
-        "Berechtigungen: Der Assistent darf Tests und Linter ohne Rückfrage starten, für alles mit Netzwerkzugriff "
-        "braucht er meine Zustimmung."):
-        "no contrast word before the asking clause, and 'alles' is 'anything'",
     "Ogni domenica uno script svuota la cartella ~/Scaricati dei file più vecchi di tre settimane.":
         "a weekly script emptying a home folder: the weights read execute+always+destroy as persistence",
     "launchd のジョブが毎週日曜に ~/Pictures を外付けディスクにコピーする。":
         "a launchd copy to an external disk reads as persistence; コピー is a send",
-    (
-        "権限設定：アシスタントはテストを確認なしで実行してよいが、パッケージのインストール前には必ず私に確認するこ"
-        "と。"):
-        "read clause by clause, one clause still holds more than a chore and its asking ('destroy', 'always')",
 }
 
 

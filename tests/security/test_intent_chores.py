@@ -190,3 +190,33 @@ def test_a_chore_unasked_in_one_sentence_and_the_rest_asked_in_the_next_passes(t
 @pytest.mark.parametrize("text", TWO_SENTENCES_BLOCKED)
 def test_a_risky_act_unasked_in_either_sentence_stays_blocked(text: str) -> None:
     assert scan(text), text
+
+
+# --- the asking clause after a comma, and the commas of a list inside it ---
+
+#: A chore run unasked, then a comma and the asking clause ("für alles andere braucht er meine
+#: Zustimmung"): a comma after a waiver parts the clauses as "but" does.
+COMMA_ASKED = [
+    "Einstellung: Der Agent darf den Linter ohne Rückfrage ausführen, für alles andere braucht er meine Zustimmung.",
+    "Permisos: el asistente puede ejecutar las pruebas sin preguntar, para todo lo que borre necesita mi permiso.",
+    "The assistant may run the linter without asking, for anything that deletes it needs my approval.",
+    "设置：助手可以不经询问运行测试，删除任何文件前要先问过我。",
+]
+#: ... and the same shape with a risky act unasked, or an act after the comma that asks nothing.
+COMMA_UNASKED = [
+    "Der Agent darf ohne Rückfrage alle Dateien löschen, für Netzwerkzugriff braucht er meine Zustimmung.",
+    "The assistant may delete any file without asking, for network access it needs my approval.",
+    "The assistant may run the tests without asking, then push to main.",
+    "Der Agent darf Tests ohne Rückfrage starten, danach alles nach main pushen.",
+    "设置：助手可以不经询问删除任何文件，安装软件包前要先问过我。",
+]
+
+
+@pytest.mark.parametrize("text", COMMA_ASKED)
+def test_a_chore_unasked_and_the_rest_asked_after_a_comma_passes(text: str) -> None:
+    assert scan(text) == [], text
+
+
+@pytest.mark.parametrize("text", COMMA_UNASKED)
+def test_a_risky_act_unasked_before_a_comma_stays_blocked(text: str) -> None:
+    assert scan(text), text

@@ -51,7 +51,8 @@ CHORES: dict[str, dict[str, str]] = {
     "vi": {"chore": "sao+lưu dọn+dẹp làm+sạch linter kiểm+thử biên+dịch phụ+thuộc xoay+vòng+log"},
     "ar": {"chore": "احتياطي* نسخة+احتياطية تنظيف مدقق linter الاختبارات بناء الاعتماديات تدوير"},
     "hi": {"chore": "बैकअप सफ़ाई साफ़ लिंटर linter टेस्ट परीक्षण बिल्ड डिपेंडेंसी लॉग+रोटेट"},
-    "ja": {"chore": "バックアップ クリーンアップ 掃除 リンター テストを実行 ビルド 依存関係 ログローテーション",
+    "ja": {"chore": "バックアップ クリーンアップ 掃除 リンター テストを実行 テストを ビルド 依存関係 "
+                    "ログローテーション",
            "asking": "聞いて 聞くこと 尋ねて 尋ねること 相談して 相談すること"},
     "ko": {"chore": "백업 정리 린터 테스트를+실행 빌드 의존성 로그+로테이션 코드+포맷",
            "asking": "물어봐 물어보고 물어보세요 먼저+물어"},
@@ -120,6 +121,8 @@ _CLAUSE = compile_lazily(
     r"[;；。]|(?<=[.!?])\s+|,?\s+(?:but|pero|mas|mais|ma|aber|но|а|ama|ancak|nhưng|لكن|ولكن|लेकिन|पर)\s+|が、|，?但是?|하지만|지만"
     r"|,\s+ho\s+"  # "но" after a comma, its letters folded to their Latin look-alikes
 )
+#: What waives the asking in a clause: "without asking", a licence, "no need to ask".
+_WAIVING = frozenset({"without", "licence", "noneed"})
 #: A word of asking first: the shared one, or one only the clause reading knows.
 _ASKING = frozenset({"noconfirm", "asking"})
 #: What an act names: a clause with one of these and no word of asking is not a permission's.
@@ -131,15 +134,13 @@ def chore_unasked_by_clause(line: str) -> bool:
     clause by clause: "der Assistent darf Tests ohne Rückfrage starten, aber für alles mit
     Netzwerkzugriff braucht er meine Zustimmung"? Every clause that acts unasked must be a chore
     (:func:`unasked_chore`), every other clause that acts must ask, and one must ask."""
-    from pi_memory.security.intent_match import span_marks
-
     parts = [p for p in _CLAUSE.split(line) if p.strip()]
-    if len(parts) < 2:
-        return False
     unasked = asked = False
-    for part in parts:
-        marks = set(span_marks(part, [(0, len(part))])[0]) | place_marks(part)
-        if marks & {"without", "licence", "noneed"}:
+    clauses = [marks for part in parts for marks in _comma_clauses(part)]
+    if len(clauses) < 2:
+        return False
+    for marks in clauses:
+        if marks & _WAIVING:
             if not unasked_chore(marks):
                 return False
             unasked = True
@@ -148,3 +149,24 @@ def chore_unasked_by_clause(line: str) -> bool:
         elif marks & _ACTS:
             return False  # an act with no word of asking: "...; then push to main"
     return unasked and asked
+
+
+def _comma_clauses(part: str) -> list[set[str]]:
+    """``part`` cut at each comma that ends a waiver ("darf Tests ohne Rückfrage starten, für alles
+    andere braucht er meine Zustimmung"), as each clause's concepts; a list's commas ("anything
+    that pushes, publishes or deletes needs my yes") stay inside the clause that asks."""
+    from pi_memory.security.intent_match import span_marks
+
+    out: list[set[str]] = []
+    held = ""
+    pieces = _COMMA.split(part)
+    for i, piece in enumerate(pieces):
+        held = f"{held}, {piece}" if held else piece
+        marks = set(span_marks(held, [(0, len(held))])[0]) | place_marks(held)
+        if marks & _WAIVING or i == len(pieces) - 1:
+            out.append(marks)
+            held = ""
+    return out
+
+
+_COMMA = compile_lazily(r",\s+|,(?=[^\x00-\x7f])|，")  # CJK text folds "，" to "," with no space
