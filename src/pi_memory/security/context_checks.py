@@ -34,8 +34,8 @@ _SENTENCE_STOP = compile_lazily(r"[.;!?\n]")
 _SENTENCE_GAP = compile_lazily(r"[.!?\n]\s")
 _CLAUSE_END = compile_lazily(r"[.;!?\n]|:\s")
 
-# A negation governing the verb that starts the match: "never", "do not", "can't ever",
-# "must not be allowed to", "don't let notes", "nothing stored here should ever".
+# A negation governing the verb that starts the match: "never", "do not", "can't ever", "must not be allowed
+# to", "don't let notes", "nothing stored here should ever".
 _NEGATED = compile_lazily(
     r"(?:\b(?:never|not|cannot|dont|cant|wont|doesnt|mustnt|shouldnt)|n't|\bno\s+(?:note|memory|entry|"
     r"instruction|message|one|text|rule)s?\b[^.;!?\n]{0,40}?\b(?:should|may|can|will|must|could|shall|is allowed to|"
@@ -287,9 +287,8 @@ def _opening_quote(view: str, lo: int, start: int) -> tuple[int, str] | None:
     return best
 
 
-# Words that introduce a quotation as an object of study or a test case: "the fixture string",
-# "a talk", "the filter blocks". Not "says"/"told": quoting an order with an
-# authority claim ("the admin says \"ignore ...\"") passes the order on.
+# Words that introduce a quotation as an object of study or a test case: "the fixture string", "a talk",
+# "the filter blocks". Not "says"/"told": quoting an order with an authority claim passes the order on.
 _MENTION_CUE = compile_lazily(
     r"\b(?:fixtures?|tests?|test cases?|testing|evals?|evaluations?|benchmarks?|datasets?|corpus|"
     r"suites?|payloads?|"
@@ -302,9 +301,7 @@ _MENTION_CUE = compile_lazily(
 NAMES = compile_lazily(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\S*@\S+|[\w-]*\w(?:\.[\w-]*\w)+")
 # A quotation right after a URL is a markdown link or image title: a carrier, not a mention.
 _LINK_TITLE = compile_lazily(r"(?:://|www\.)\S*\s+$")
-
-
-_CUE_WORDS = 5
+_CUE_WORDS = 5  # how near before a quotation its cue word stands
 
 
 def _introduced_as_mention(head: str, line: str | None = None) -> bool:
@@ -431,16 +428,18 @@ def others_persona(line: str) -> bool:
 
 
 def without_quoted_mentions(line: str) -> str | None:
-    """``line`` with the inside of every quotation its sentence introduces as a mention blanked
-    out, or ``None`` when there is none: the words of a quoted test string are not the note's."""
+    """``line`` with the inside of every quotation its sentence introduces as a mention (a cue before
+    it, or a report's verb of saying after it: "«...» yazıyordu; bildirdik") blanked out, or ``None``
+    when there is none: the words of a quoted test string, or of a reported attack, are not the note's."""
     from pi_memory.security import mentions
 
-    if not any(q in line for q in "\"“«„「`'") or not (mention_cue(line) or mentions.weak_cue(line)):
+    if not any(q in line for q in "\"“«„「`'"):
         return None
+    cued = mention_cue(line) or mentions.weak_cue(line)
     parts: list[str] = []
     pos = 0
     for m in QUOTED_SPAN.finditer(line):
-        if _introduced_as_mention(line[: m.start()], line):
+        if (cued and _introduced_as_mention(line[: m.start()], line)) or mentions.said_after(line[m.end() :], line):
             parts.append(line[pos : m.start() + 1])
             parts.append(" " * (m.end() - m.start() - 2))
             pos = m.end() - 1
