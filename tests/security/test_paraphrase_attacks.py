@@ -62,7 +62,6 @@ def test_tuned_threats_are_blocked() -> None:
 #: Tune notes the retrained weights block, each with why (they stay misreads to fix).
 TUNE_MISREAD = {
     ("es", "persist"): "'quiere conservarla' (wants to keep the cron job) reads as making it persist",
-    ("fr", "noconfirm"): "'Avant toute suppression' trips the waiver reading of 'toute'",
     ("ja", "exfil"): "'望んでいません' (does not want) is no negation the lexicon knows",
 }
 

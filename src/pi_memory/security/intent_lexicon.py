@@ -1,12 +1,11 @@
 """Per-language lexicons of the concepts an intent is built from (data for ``intent``).
 
-Each concept lists words in the 13 languages the scanner is measured on (English, Spanish,
-Portuguese, French, German, Italian, Russian, Turkish, Vietnamese, Arabic, Hindi, Japanese,
-Korean, Chinese). ``word`` matches a whole token, ``stem*`` any token that starts with it;
-entries in scripts written without spaces (and Arabic, whose words carry attached particles)
-match anywhere. The model learns how concepts combine into an intent ("send" + "secret" +
-a destination is exfiltration; "never" + "tell" + "user" is concealment), so a new phrasing in
-any of these languages needs only its words here, not a new sample.
+Each concept lists words in the 13 languages the scanner is measured on (English, Spanish, Portuguese, French,
+German, Italian, Russian, Turkish, Vietnamese, Arabic, Hindi, Japanese, Korean, Chinese). ``word`` matches a
+whole token, ``stem*`` any token that starts with it; entries in scripts written without spaces (and Arabic,
+whose words carry attached particles) match anywhere. The model learns how concepts combine into an intent
+("send" + "secret" + a destination is exfiltration; "never" + "tell" + "user" is concealment), so a new phrasing
+in any of these languages needs only its words here, not a new sample.
 """
 
 from __future__ import annotations
@@ -67,8 +66,9 @@ LEXICON: dict[str, str] = {
         "tudo+certo tout+est+vert todo+bien alles+gut tutto+bene всё+хорошо"
     ),
     "disable": (
-        "disable* deactivat* turn+off switch+off bypass* skip* suppress* silence* mute* strip* "
-        "desactiv* deshabilit* omitir desativ* désactiv* contourn* deaktivier* abschalt* umgeh* disattiv* "
+        "disable* deactivat* turn+off switch+off bypass* skip* suppress suppresses suppressed suppressing "
+        "silence* mute* strip* desactiv* deshabilit* omitir desativ* désactiv* contourn* deaktivier* abschalt* "
+        "umgeh* disattiv* "  # "suppress", not French "suppression" (deleting)
         "отключ* обход* пропуск* devre+dışı atla* tắt bỏ+qua تعطيل تجاوز अक्षम बंद "
         "無効化 オフ スキップ 비활성 끄 건너뛰 禁用 关闭 跳过 绕过"
     ),
