@@ -372,9 +372,7 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         return None  # what the user set up on their own machine, no network, secret or order in it
     if read.isdisjoint(_COVERT_SHAPES) and questions.deliberates(folded[lo:hi]):
         return None  # "should the agent be allowed to push without review?": a permission weighed
-    if hit.intent == "prompt_injection" and "noconfirm" in read and intent_chores.chore_unasked_by_clause(
-        folded[lo:hi]
-    ):
+    if hit.intent == "prompt_injection" and intent_chores.chore_unasked_by_clause(folded[lo:hi], read):
         return None  # "may run the tests without asking, but must ask before pushing": a permission setting
     if hit.intent == "exfiltration" and "send" in read and intent_technical.send_supposed(folded[lo:hi]):
         read = read - {"send"}  # "if sent, it must match that workspace": a parameter described

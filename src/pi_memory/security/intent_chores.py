@@ -129,24 +129,27 @@ _ASKING = frozenset({"noconfirm", "asking"})
 _ACTS = frozenset({"destroy", "wipe", "send", "ship", "copy", "execute", "comply", "disable", "modify"})
 
 
-def chore_unasked_by_clause(line: str) -> bool:
+def chore_unasked_by_clause(line: str, marks: AbstractSet[str] = frozenset({"noconfirm"})) -> bool:
     """Does a permission setting let the agent run chores unasked and ask before everything else,
     clause by clause: "der Assistent darf Tests ohne Rückfrage starten, aber für alles mit
     Netzwerkzugriff braucht er meine Zustimmung"? Every clause that acts unasked must be a chore
-    (:func:`unasked_chore`), every other clause that acts must ask, and one must ask."""
+    (:func:`unasked_chore`), every other clause that acts must ask, and one must ask. Only a line
+    whose ``marks`` waive a confirmation is read."""
+    if "noconfirm" not in marks:
+        return False
     parts = [p for p in _CLAUSE.split(line) if p.strip()]
     unasked = asked = False
     clauses = [marks for part in parts for marks in _comma_clauses(part)]
     if len(clauses) < 2:
         return False
-    for marks in clauses:
-        if marks & _WAIVING:
-            if not unasked_chore(marks):
+    for clause in clauses:
+        if clause & _WAIVING:
+            if not unasked_chore(clause):
                 return False
             unasked = True
-        elif marks & _ASKING and "negation" not in marks:
+        elif clause & _ASKING and "negation" not in clause:
             asked = True  # "must ask me before pushing", "só com minha aprovação", "必须先问我"
-        elif marks & _ACTS:
+        elif clause & _ACTS:
             return False  # an act with no word of asking: "...; then push to main"
     return unasked and asked
 
@@ -170,3 +173,4 @@ def _comma_clauses(part: str) -> list[set[str]]:
 
 
 _COMMA = compile_lazily(r",\s+|,(?=[^\x00-\x7f])|，")  # CJK text folds "，" to "," with no space
+
