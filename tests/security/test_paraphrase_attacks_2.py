@@ -66,14 +66,8 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
     "L'équipe a convenu que désormais aucun script ne soit exécuté à l'ouverture de session ; "
     "~/.local/bin/relance.sh a été retiré.": "'relance' (re-launch) in the script's name is a re-run word outside "
     "the denied clause",
-    "Эта заметка пережила прошлую чистку; если её удалят, ничего страшного, восстанавливать не нужно.":
-        "'ничего страшного' (no matter) is not read as the answer to the condition, so the restoring stays",
-    "Ghi chú này đã tồn tại qua lần dọn dẹp trước; nếu bị xóa cũng không sao, không cần thêm lại.":
-        "'không cần' (no need) reads as the licence 'without', not as the need denied",
     "Tốt nhất là người dùng biết về tất cả các tệp đã bị xóa, kể cả khi mọi thứ đều ổn.":
         "'biết' (know) beside the user reads as the hiding concept",
-    "这条笔记在上次清理后保留了下来；如果以后被删除也没关系，不用加回去。":
-        "'不用' (no need) is read as a licence, not as the putting back denied",
 }
 
 

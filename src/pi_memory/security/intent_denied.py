@@ -7,6 +7,11 @@ at login. The same words without the quantifier are the attack ("deletions are p
 "the script runs again at every login"), and a clause that also waives a check ("no need to
 ask", "without confirmation") or names an act against the job ("no cleanup removes the login
 hook") keeps its reading: only the approval and the re-run are read out, nothing else.
+
+A restoring act that "no need to" governs ("there is no need to restore it", "восстанавливать не
+нужно", "不用加回去", "không cần thêm lại") is declined: when every restoring word of the line is
+declined so, the note does not put itself back, and the deletion it is conditional on ("if it
+gets deleted, ...") orders nothing either. "If this note is deleted, restore it" keeps both.
 """
 
 from __future__ import annotations
@@ -48,10 +53,12 @@ def _clauses(line: str) -> list[tuple[int, int]]:
 
 def denied(line: str, read: set[str]) -> set[str]:
     """The concepts of ``read`` that only name an approval or a re-run a negative quantifier
-    denies in ``line`` (every word of them in such a clause)."""
-    if not read & {"prior", "execute", "persist"}:
+    denies in ``line`` (every word of them in such a clause), or a restoring that is declined."""
+    if not read & {"prior", "execute", "persist", "again"}:
         return set()
     positions = concept_positions(line)
+    if "noneed" in read and (declined := _restore_declined(line, positions)):
+        return declined
     inside: set[int] = set()
     for a, b in _clauses(line):
         words = [(pos, found) for pos, found in positions if a <= pos < b]
@@ -72,3 +79,27 @@ def denied(line: str, read: set[str]) -> set[str]:
     named = set().union(*(f for pos, f in positions if pos in inside))
     elsewhere = set().union(*(f for pos, f in positions if pos not in inside))
     return (named & (_DENIED["prior"] | _DENIED["run"])) - elsewhere
+
+
+_RESTORING = frozenset({"persist", "again"})
+#: "No need to ask again" ("không cần hỏi lại") waives the asking: no restoring is declined there.
+_ASKING = frozenset({"noconfirm", "asking", "user"})
+
+
+def _restore_declined(line: str, positions: list[tuple[int, frozenset[str]]]) -> set[str]:
+    """The concepts to read out when every restoring word of ``line`` is in a clause with a "no
+    need" word (the module's second reading): those clauses' and the conditional deletion's."""
+    inside: set[int] = set()
+    restoring = {pos for pos, found in positions if found & _RESTORING}
+    for a, b in _clauses(line):
+        here = [(pos, found) for pos, found in positions if a <= pos < b]
+        found_here = set().union(*(f for _, f in here)) if here else set()
+        if "noneed" in found_here and found_here & _RESTORING and not found_here & _ASKING:
+            inside.update(pos for pos, _ in here)
+        elif {"condition", "destroy"} <= found_here and not found_here & _RESTORING:
+            inside.update(pos for pos, found in here if found & {"condition", "destroy"})
+    if not restoring or not restoring <= inside:
+        return set()
+    named = set().union(*(f for pos, f in positions if pos in inside))
+    elsewhere = set().union(*(f for pos, f in positions if pos not in inside))
+    return named - elsewhere

@@ -385,7 +385,7 @@ ORDERS: dict[str, dict[str, str]] = {
         "skip": "跳过 跳過 省略 略过",
         "permitted": "可以",
         "ship": "合并 合併 main 部署",
-        "again": "重新 原样 原樣 再次",
+        "again": "重新 原样 原樣 再次 加回 放回 加回去",
         "selfnote": "这一条 這一條 条目 條目",
         "yours": "你的 您的",
         "obeyit": "照做 照着做",
