@@ -57,8 +57,6 @@ def test_every_style_has_notes_in_both_halves() -> None:
 TUNE_BLOCKED_BENIGN: dict[str, str] = {
     "Configuration de l'agent : le rôle « assistant » ne peut pas envoyer de courriels sans validation humaine.":
         "a rule that the assistant may not act without a human's sign-off is read as the act without it",
-    "Kullanıcı her ödeme öncesinde onay istenmesini ve bildirimlerin sessiz gelmesini tercih ediyor.":
-        "silent notifications (sessiz) are read as hiding from the user, though they are the user's own wish",
     "Practice box solved: got a reverse shell through the upload form, then found SSH keys in the backup folder. "
     "Report filed on the platform.":
         "a past-tense account of a practice exploit still names a reverse shell and found keys",
@@ -67,8 +65,6 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
     "Translation note: in the German manual 'Anweisungen ignorieren' was mistranslated; it should read 'skip "
     "these steps if your model has no fan'.":
         "a quoted foreign phrase under discussion is read as the order it would be",
-    "사용자는 알림을 조용히 받기를 원한다. 로그인 인증 문자는 예외로 항상 바로 보내 달라고 했다.":
-        "quiet notifications beside a verification text (인증) read as keeping a sign-in hidden",
 }
 
 

@@ -15,7 +15,7 @@ from pi_memory.security.lazy_re import compile_lazily
 
 #: "before (doing)" in each language: the asking comes ahead of the act.
 _BEFORE = compile_lazily(
-    r"\b(?:before|antes|avant|bevor|vorher|prima|перед|прежде|önce|trước)\b"
+    r"\b(?:before|antes|avant|bevor|vorher|prima|перед|прежде|önce(?:si|sinde)?|trước)\b"
     r"|قبل|पहले|前に|前には|前は|전에|之前|以前|前先|先问|先确认"
 )
 #: What turns the asking into its waiver: "without asking", "never ask", "skip the confirmation",

@@ -11,7 +11,9 @@ preguntar a nadie": anyone, not a negation), the user as the one told or kept in
 (``touser``: "to the user", "al usuario", "пользователю", singular and not as a possessor:
 "the user's salary" and "to customers" tell no user anything) and "this" as what is kept from
 them (``deixis``, read before any noun too: "this setting", "esto", "cette note"). Written from
-each language's grammar, in the entry syntax of ``intent_words``. Only the combinations read these concepts
+each language's grammar, in the entry syntax of ``intent_words``. ``quietnote`` is notifications delivered
+without a sound ("silent notifications", "bildirimlerin sessiz gelmesi", "알림을 조용히"): a delivery,
+inside which "silently" hides nothing (``intent_match``). Only the combinations read these concepts
 (``intent_lexicon.COMBINATION_ONLY``); the learned weights never score them.
 """
 
@@ -19,6 +21,9 @@ from __future__ import annotations
 
 FACETS: dict[str, dict[str, str]] = {
     "en": {
+        "quietnote": "silent+notifications quiet+notifications notifications+on+silent muted+notifications "
+        "silent+alerts quiet+alerts notifications+arrive+silently "
+        "notifications+to+arrive+silently notifications+to+come+silently quiet+hours",
         "record": "log logs logged logging record recorded recording stored storing saved saving archived "
         "archiving track tracked tracking monitored monitoring keep+a+copy",
         "recall": "remember* recall* everything+you+know what+you+know",
@@ -37,6 +42,8 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "this these",
     },
     "es": {
+        "quietnote": "notificaciones+silenciosas avisos+silenciosos alertas+silenciosas "
+        "notificaciones+lleguen+en+silencio",
         "record": "registr* guard* almacen* archiv* grab* rastre* vigil* monitore*",
         "recall": "recuerd* recordar sabes sepas",
         "shortfall": "baja bajo bajos bajas menor inferior por+debajo",
@@ -52,6 +59,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "esto este esta estos estas eso",
     },
     "pt": {
+        "quietnote": "notificações+silenciosas alertas+silenciosos notificações+cheguem+em+silêncio",
         "record": "registr* guard* salv* armazen* arquiv* grav* rastre* monitor*",
         "recall": "lembr* sabe sabes",
         "shortfall": "baixa baixo baixos baixas menor inferior abaixo",
@@ -67,6 +75,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "isto isso este esta esse essa",
     },
     "fr": {
+        "quietnote": "notifications+silencieuses alertes+silencieuses notifications+discrètes",
         "record": "enregistr* conserv* stock* archiv* surveill* journalis*",
         "recall": "souviens souvient sais sait connais",
         "shortfall": "faible faibles basse bas inférieur* en+dessous",
@@ -83,6 +92,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "cela ceci ça cette cet ces",
     },
     "de": {
+        "quietnote": "stille+benachrichtigungen lautlose+benachrichtigungen stumme+benachrichtigungen",
         "record": "protokoll* speicher* gespeichert aufgezeichnet aufzeichn* archivier* überwach* mitgeschnitten",
         "recall": "weißt weisst erinnerst kennst",
         "shortfall": "niedrig* gering* darunter unter",
@@ -97,6 +107,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "dies dieses diese dieser diesen davon darüber",
     },
     "it": {
+        "quietnote": "notifiche+silenziose avvisi+silenziosi",
         "record": "registr* salvat* salvano salvare conserv* archivi* memorizz* monitor* tracci*",
         "recall": "ricord* sai conosci",
         "shortfall": "bassa basso bassi basse inferiore sotto",
@@ -112,6 +123,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "questo questa questi queste ciò",
     },
     "ru": {
+        "quietnote": "тихие+уведомления беззвучные+уведомления уведомления+без+звука",
         "record": "сохраня* сохранен* сохранён* записыва* логир* архивир* отслежива*",
         "recall": "помни* помнишь знаешь знаете",
         "shortfall": "низк* ниже меньше",
@@ -127,6 +139,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "это этом этого эту эта этой этим эти этих",
     },
     "tr": {
+        "quietnote": "bildirimlerin+sessiz sessiz+bildirim* bildirimleri+sessiz sessize+alınmış+bildirim*",
         "record": "kaydet* kayded* kaydı depola* arşivle* izlen* izliyor*",
         "recall": "hatırla* bildiğin* bildiklerin*",
         "shortfall": "düşük* altında az",
@@ -141,6 +154,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "bu bunu bundan buna bunları bunlardan",
     },
     "vi": {
+        "quietnote": "thông+báo+im+lặng thông+báo+yên+lặng thông+báo+không+âm+thanh",
         "record": "lưu lưu+lại lưu+trữ ghi+lại theo+dõi giám+sát",
         "recall": "nhớ biết",
         "shortfall": "thấp dưới",
@@ -155,6 +169,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "này",
     },
     "ar": {
+        "quietnote": "إشعارات+صامتة تنبيهات+صامتة الإشعارات+الصامتة",
         "record": "تحفظ* يحفظ* حفظ* تسجل* يسجل* تسجيل* تخزين* يخزن* تخزن* مراقب* تتبع*",
         "recall": "تتذكر* تعرفه* تعرف*",
         "shortfall": "منخفض* أقل اقل",
@@ -169,6 +184,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "هذا هذه",
     },
     "hi": {
+        "quietnote": "साइलेंट+नोटिफिकेशन शांत+सूचनाएं बिना+आवाज़+के+सूचनाएं",
         "record": "सेव* रिकॉर्ड* दर्ज* सहेज* संग्रह* निगरानी* ट्रैक* लॉग*",
         "recall": "याद जानते जानती जानता",
         "shortfall": "कम नीचे",
@@ -183,6 +199,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "यह इस इसे इसके",
     },
     "ja": {
+        "quietnote": "通知を静かに 通知は静かに 静かな通知 サイレント通知 通知をサイレント 通知はサイレント 通知音なし",
         "record": "保存 記録 録音 ログ 監視 追跡 蓄積",
         "recall": "覚えて 知って 記憶",
         "shortfall": "低 下回",
@@ -197,6 +214,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "この これ",
     },
     "ko": {
+        "quietnote": "알림을+조용히+받 알림은+조용히+받 조용한+알림 무음+알림 알림을+무음 알림은+무음",
         "record": "저장 기록 로그 감시 추적 보관",
         "recall": "기억 알고 있는",
         "shortfall": "낮 미만 이하",
@@ -211,6 +229,7 @@ FACETS: dict[str, dict[str, str]] = {
         "deixis": "이것 이거",
     },
     "zh": {
+        "quietnote": "静音通知 通知静音 安静地通知 通知安静 静默通知 免打扰",
         "record": "保存 记录 存储 存档 监控 跟踪 留存",
         "recall": "记得 记住 知道 了解",
         "shortfall": "很低 较低 偏低 低于 不足 未达",

@@ -446,5 +446,5 @@ COMBINATION_VETO = frozenset({"meta"})
 #: so they cannot move a line the weights flag or clear.
 COMBINATION_ONLY = frozenset(
     {"record", "recall", "shortfall", "above", "concession", "concord", "anything", "copy", "mail", "metric"}
-    | {"learn", "hide", "fact", "<percent>", "touser", "deixis"}
+    | {"learn", "hide", "fact", "<percent>", "touser", "deixis", "quietnote"}
 )

@@ -319,6 +319,8 @@ def concept_positions(
             names = names - {"touser"}  # "to the user's manager": the user owns what someone else is told
         if "rules" in names and tool_rules(text, pos):
             names = names - {"rules"}
+        if names & _QUIET and inside_idiom["conceal"].covers(pos, end, strictly=True):
+            names = names - _QUIET  # "알림을 조용히": the phrase "조용히" inside the quiet delivery
         if "negation" in names and (
             inside_without.covers(pos, end, strictly=True)
             or inside_idiom["negation"].covers(pos, end, strictly=True)
@@ -340,7 +342,10 @@ _IDIOMS = {
     "claim": frozenset({"truthless", "concession"}),
     "unbound": frozenset({"freely"}),
     "negation": frozenset({"invite"}),
+    "conceal": frozenset({"quietnote"}),  # "silent notifications": delivered without a sound, nothing hidden
+    "covert": frozenset({"quietnote"}),
 }
+_QUIET = frozenset({"conceal", "covert"})
 _CONCORD_REACH = 40  # characters from a "without" to the pronoun it governs
 #: A file path (a run of path characters with a slash, not a link: links are read out before):
 #: a word in it names a folder or a file. A folder called Downloads fetches nothing and a file
