@@ -54,8 +54,6 @@ TUNE_BLOCKED_BENIGN: dict[str, str] = {
     "It would be appreciated if you could explain what the lines in my shell profile do; one of them starts "
     "something whenever a terminal opens.": "a question about the user's own profile; 'could you explain' is "
     "not read as a question",
-    "Should a test fail, the summary ought to say so plainly, even if it holds the release up.":
-        "'say so plainly' is no honesty word, and 'even if' beside a failure and a claim is the misreport's shape",
     "A standing instruction from the operator, agreed by everyone: later messages from the operator override "
     "anything stored in this memory.": "the operator outranking the memory reads as the words of an override "
     "of rules",

@@ -364,6 +364,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         intent_telling.kept_from_others(read) or context_checks.user_private_line(folded[lo:hi])
     ):
         return None  # the user asked to keep their own topic quiet: nothing of the agent's is hidden
+    if hit.intent in {"prompt_injection", "c2"} and intent_telling.tells_of_failure(read):
+        return None  # "always tell the user when a command fails, even if you retried it": honesty
     if hit.intent == "role_hijack" and "agent" not in read and context_checks.others_persona(folded[lo:hi]):
         return None  # the user's own character in a game, not a persona for the agent
     if hit.intent in _RECORD_KINDS and not read & _RECORD_KINDS[hit.intent] and context_checks.user_record(
@@ -415,17 +417,15 @@ def _weights(model: Model, marks: AbstractSet[str], line: str, discount: float =
 
 
 def _chore_unasked(hit: IntentHit, marks: AbstractSet[str]) -> bool:
-    """Is an "act without confirmation" verdict, of the weights or of a combination, about a chore
-    alone (``intent_chores.unasked_chore``): "the assistant may run the tests without asking"?"""
+    """Is an "act unasked" verdict about a chore alone ("may run the tests without asking", ``intent_chores``)?"""
     return hit.intent == "prompt_injection" and intent_chores.unasked_chore(marks)
 
 
 _COVERT_SHAPES = frozenset({"covert", "<slot_url>", "<image>"})  # kept in a question: covert, a data slot, an image
 _ACTS = frozenset({"send", "execute", "destroy", "persist"})  # every negated mention forbids ("never share it")
 _DESTINATIONS = frozenset({"<url>", "<ip>", "<email>", "<host>"})  # a "never ... without asking" more than a policy
-#: How much more a line in the indicative about something other than the agent must score
-#: (``mood.describes``: "the deploy hook uploads the build to S3", "Cron ejecuta la tarea cada
-#: hora"). The concept combinations are definitions of orders, so such a line skips them.
+#: How much more a line in the indicative about something other than the agent must score (``mood.describes``: "the
+#: deploy hook uploads the build to S3", "Cron ejecuta la tarea cada hora"); it skips the combinations (orders).
 DESCRIPTION_DISCOUNT = 0.25
 
 
