@@ -43,6 +43,7 @@ from pi_memory.security.intent_lexicon import COMBINATION_ONLY
 from pi_memory.security.intent_lookalike import FOREIGN_NAMES, FOREIGN_TAG
 from pi_memory.security.intent_match import concepts, forget_segments, span_marks
 from pi_memory.security.intent_orders import UNWEIGHTED as ORDER_PARTS
+from pi_memory.security.intent_outrank import note_outranked
 from pi_memory.security.intent_segments import MAX_SEGMENTS, SEGMENT_CHARS, segments, sentence_spans
 from pi_memory.security.intent_views import rereadings
 from pi_memory.security.intent_weights import Model, load_model, model_from_dict
@@ -338,8 +339,8 @@ def _second_look(model: Model, hit: IntentHit, marks: set[str], folded: str, lo:
         read = intent_technical.reread(read, folded[lo:hi])  # code, configuration, a licence's grant
     if "secret" in read and prohibition.masked(folded, lo, hi) and not mood.orders(folded[lo:hi]):
         read = read - {"secret", "cred"}  # "tokens are masked before shipping": no secret leaves
-    if "override" in read and context_checks.override_negated(folded, lo, hi):
-        read = read - {"override"}
+    if "override" in read and (context_checks.override_negated(folded, lo, hi) or note_outranked(folded[lo:hi])):
+        read = read - {"override"}  # "notes never override the rules", "the operator overrides this memory"
     if "noconfirm" in read and intent_asking.asks_first(folded[lo:hi], read):
         read = read - {"noconfirm"}  # "ask me before deleting backups": the safeguard, not its waiver
     forbidden: set[str] = set()

@@ -42,7 +42,8 @@ ORDERS: dict[str, dict[str, str]] = {
         "sysprompt": "system+prompt* system+message* system+instruction* developer+message* "
         "system-prompt* sysprompt",
         "oversys": "over+the+system+prompt* than+the+system+prompt* above+the+system+prompt* over+system+prompt* "
-        "than+system+prompt* over+the+system+message* than+the+system+message*",
+        "than+system+prompt* over+the+system+message* than+the+system+message* anything+in+the+system+prompt* "
+        "everything+in+the+system+prompt* whatever+the+system+prompt*",
         "outranks": "more+weight+than weighs+more+than takes+precedence+over precedence+over priority+over "
         "outranks outrank* overrules overrule* ranks+above ranks+higher+than higher+than comes+before "
         "matters+more+than",
