@@ -14,7 +14,7 @@ from fixture_sets import FIXTURES, fixture_rows, hashed_part
 HASHED_SETS = [
     "paraphrase_attacks", "plain_orders", "persistence_acts", "composed_attacks",
     "hard_negatives_2", "hard_negatives_3", "hard_negatives_4", "hard_negatives_5", "hard_negatives_6",
-    "hard_negatives_7", "multilingual_orders_2", "paraphrase_attacks_2",
+    "hard_negatives_7", "hard_negatives_8", "multilingual_orders_2", "paraphrase_attacks_2",
 ]
 
 

@@ -24,7 +24,7 @@ LEXICON: dict[str, str] = {
         "送信 送って 送る 送付 転送 アップロード 보내 전송 업로드 发送 上传 转发 发到 发给 传到"
     ),
     "secret": (
-        "password* passwd passphrase* secret* token* credential* key keys api_key apikey cookie* "
+        "password* passwd passphrase* mfa otp secret* token* credential* key keys api_key apikey cookie* "
         ".env env private id_rsa pem ssh .aws kubeconfig history histories conversation* "
         "chat transcript* session* wallet* "
         "contraseña* secreto* clave* credencial* historial* cookies senha* segredo* chave* histórico* "
