@@ -42,7 +42,8 @@ _KEPT = frozenset({"noneed", "without", "destroy", "modify", "disable", "covert"
 _DENIED = {"prior": frozenset({"prior"}), "run": frozenset({"execute", "persist"})}
 
 
-def _clauses(line: str) -> list[tuple[int, int]]:
+def clauses(line: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each clause of ``line`` (between the marks of :data:`_CLAUSE_END`)."""
     out, start = [], 0
     for m in _CLAUSE_END.finditer(line):
         out.append((start, m.start()))
@@ -60,7 +61,7 @@ def denied(line: str, read: set[str]) -> set[str]:
     if "noneed" in read and (declined := _restore_declined(line, positions)):
         return declined
     inside: set[int] = set()
-    for a, b in _clauses(line):
+    for a, b in clauses(line):
         words = [(pos, found) for pos, found in positions if a <= pos < b]
         found_here = set().union(*(f for _, f in words)) if words else set()
         if found_here & _KEPT:
@@ -91,7 +92,7 @@ def _restore_declined(line: str, positions: list[tuple[int, frozenset[str]]]) ->
     need" word (the module's second reading): those clauses' and the conditional deletion's."""
     inside: set[int] = set()
     restoring = {pos for pos, found in positions if found & _RESTORING}
-    for a, b in _clauses(line):
+    for a, b in clauses(line):
         here = [(pos, found) for pos, found in positions if a <= pos < b]
         found_here = set().union(*(f for _, f in here)) if here else set()
         if "noneed" in found_here and found_here & _RESTORING and not found_here & _ASKING:

@@ -12,13 +12,12 @@ says the rules are overridden *by* the note ("quedan anuladas por estas notas"),
 
 from __future__ import annotations
 
+from pi_memory.security.intent_denied import clauses
 from pi_memory.security.intent_match import concept_positions
 from pi_memory.security.lazy_re import compile_lazily
 
 __all__ = ["note_outranked"]
 
-#: Where a clause ends: a colon, semicolon or full stop before a space, in any script.
-_CLAUSE_END = compile_lazily(r"[:;.!?]\s|[;:。；：！？]")
 #: The agent of a passive, between the override and the note: "annulled *by* these notes".
 _BY = compile_lazily(
     r"(?<!\w)(?:by|por|pelo|pela|pelos|pelas|par|von|durch|от|da|dal|dalla|tarafından|bởi|bằng|من\s+قبل)(?!\w)"
@@ -30,15 +29,6 @@ _SUBJECT_REACH = 40  # characters from the authority to the override word it is 
 _NOTE = frozenset({"selfref"})
 
 
-def _clauses(line: str) -> list[tuple[int, int]]:
-    out, start = [], 0
-    for m in _CLAUSE_END.finditer(line):
-        out.append((start, m.start()))
-        start = m.end()
-    out.append((start, len(line)))
-    return out
-
-
 def note_outranked(line: str) -> bool:
     """Does every override word of the folded ``line`` put the note under an authority (see the module)?"""
     positions = concept_positions(line)
@@ -46,7 +36,7 @@ def note_outranked(line: str) -> bool:
     if not overrides:
         return False
     for at in overrides:
-        lo, hi = next(((a, b) for a, b in _clauses(line) if a <= at <= b), (0, len(line)))
+        lo, hi = next(((a, b) for a, b in clauses(line) if a <= at <= b), (0, len(line)))
         here = [(pos, found) for pos, found in positions if lo <= pos < hi]
         at_word = set().union(*(found for pos, found in here if pos == at))
         before = set().union(*(found for pos, found in here if pos < at), set())
